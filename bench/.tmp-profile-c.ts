@@ -1,0 +1,22 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Services } from './services.ts';
+import { benchGatewayConfig, BENCH_KEY } from './gateway-config.ts';
+import { runRequests } from './load.ts';
+import { chatRequest } from './payloads.ts';
+import { percentiles } from './stats.ts';
+
+const services = new Services(process.env.PROF_DIR);
+const workDir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-'));
+const upstream = await services.upstream({ streamChunks: 20, chunkDelayMs: 2 });
+const which = process.env.TARGET ?? 'gateway';
+const target = which === 'gateway' ? await services.gateway({ config: (() => { const c = benchGatewayConfig({ upstreamUrl: upstream.url, workDir }); if (process.env.PLUGINS) c.plugins = JSON.parse(process.env.PLUGINS); return c; })() }) : await services.referenceProxy({ target: upstream.url });
+const headers = { 'content-type': 'application/json', authorization: `Bearer ${BENCH_KEY}` };
+const dur = Number(process.env.D ?? 8);
+await runRequests({ url: target.url + '/v1/chat/completions', method: 'POST', headers, body: chatRequest(false), connections: 10, durationS: 1 });
+const s0 = await target.stats();
+const r = await runRequests({ url: target.url + '/v1/chat/completions', method: 'POST', headers, body: chatRequest(false), connections: 10, durationS: dur });
+const s1 = await target.stats();
+console.log(which, 'rps', (r.completed / r.elapsedMs * 1000).toFixed(0), 'p50', percentiles(r.latencies).p50.toFixed(2), 'cpu%', ((s1.cpuMicros - s0.cpuMicros) / 10 / r.elapsedMs).toFixed(0), 'us/req', ((s1.cpuMicros - s0.cpuMicros) / r.completed).toFixed(0), 'sys us/req', ((s1.cpuSystemMicros - s0.cpuSystemMicros) / r.completed).toFixed(0), 'fail', r.failures);
+await services.closeAll();

@@ -1,0 +1,6 @@
+// The scenarios `npm run bench` runs, in this order (BENCH_ONLY=<id>,<id> picks some). One module each;
+// a scenario may read rows of those before it through `bench.rows`.
+import type { Scenario } from '../types.ts';
+import { sameProtocol } from './same-protocol.ts';
+
+export const SCENARIOS: readonly Scenario[] = [sameProtocol];

@@ -1,0 +1,41 @@
+// Public API for plugin authors and embedders. Plugins import only this module.
+export { definePlugin, HOOK_NAMES } from './core/plugin.ts';
+export type {
+  GatewayApi,
+  HookName,
+  Hooks,
+  HttpMethod,
+  PluginDefinition,
+  PluginRoute,
+  PluginSetupContext,
+  Translator,
+  TranslatorTools,
+} from './core/plugin.ts';
+export type {
+  KeyIdentity,
+  Operation,
+  RequestContext,
+  RequestProtocol,
+  ResolvedRoute,
+  ResponseInfo,
+  Timings,
+  TokenUsage,
+  UpstreamRequest,
+} from './core/context.ts';
+export type { ProviderEndpoint, ProviderOperation } from './core/provider-api.ts';
+export type {
+  GatewayConfig,
+  KeyRateLimit,
+  KeySettings,
+  ModelSettings,
+  ProviderSettings,
+  ProviderType,
+  ServerConfig,
+  StorageSettings,
+  TargetSettings,
+} from './config/types.ts';
+export { REDACTED, SECRET_HEADERS, redactHeaders, redactUrl } from './core/redact.ts';
+export { GatewayError, isGatewayError } from './errors/catalogue.ts';
+export type { ErrorCode, ErrorKind } from './errors/catalogue.ts';
+export { createTranslator, DEFAULT_TRANSLATE_OPTIONS } from './proxy/translate/index.ts';
+export type { ImageFetchOptions, TranslateOptions, TranslateOptionsInput } from './proxy/translate/index.ts';

@@ -1,0 +1,78 @@
+// Tables of the embedded store. Times are epoch milliseconds (INTEGER) so comparisons stay numeric.
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_STATEMENTS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS batches (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    model TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    completed_at INTEGER,
+    cancelled_at INTEGER,
+    metadata TEXT,
+    idempotency_key TEXT,
+    request_hash TEXT,
+    item_count INTEGER NOT NULL
+  )`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS batches_owner_idempotency
+    ON batches (owner, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+  'CREATE INDEX IF NOT EXISTS batches_owner_id ON batches (owner, id)',
+  'CREATE INDEX IF NOT EXISTS batches_owner_status ON batches (owner, status)',
+  'CREATE INDEX IF NOT EXISTS batches_owner_created ON batches (owner, created_at)',
+  `CREATE TABLE IF NOT EXISTS batch_items (
+    batch_id TEXT NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    custom_id TEXT,
+    prompt TEXT NOT NULL,
+    size TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error_code TEXT,
+    error_message TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    blob_key TEXT,
+    blob_mime_type TEXT,
+    blob_bytes INTEGER,
+    blob_etag TEXT,
+    expires_at INTEGER,
+    expired INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (batch_id, idx)
+  )`,
+  'CREATE INDEX IF NOT EXISTS batch_items_status_updated ON batch_items (status, updated_at)',
+  'CREATE INDEX IF NOT EXISTS batch_items_expiry ON batch_items (expires_at) WHERE expired = 0 AND blob_key IS NOT NULL',
+  `CREATE TABLE IF NOT EXISTS blobs (
+    key TEXT PRIMARY KEY,
+    mime_type TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    etag TEXT NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS agenda_jobs (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    priority INTEGER NOT NULL DEFAULT 0,
+    next_run_at INTEGER,
+    type TEXT NOT NULL DEFAULT 'normal',
+    locked_at INTEGER,
+    last_finished_at INTEGER,
+    failed_at INTEGER,
+    fail_count INTEGER,
+    fail_reason TEXT,
+    repeat_timezone TEXT,
+    last_run_at INTEGER,
+    repeat_interval TEXT,
+    data TEXT NOT NULL DEFAULT 'null',
+    repeat_at TEXT,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    progress REAL,
+    fork INTEGER NOT NULL DEFAULT 0,
+    last_modified_by TEXT,
+    debounce_started_at INTEGER,
+    start_date INTEGER,
+    end_date INTEGER,
+    skip_days TEXT
+  )`,
+  'CREATE INDEX IF NOT EXISTS agenda_jobs_find_and_lock ON agenda_jobs (name, next_run_at, priority DESC, locked_at)',
+  `CREATE UNIQUE INDEX IF NOT EXISTS agenda_jobs_single ON agenda_jobs (name) WHERE type = 'single'`,
+  'CREATE INDEX IF NOT EXISTS agenda_jobs_locked_at ON agenda_jobs (locked_at) WHERE locked_at IS NOT NULL',
+];
