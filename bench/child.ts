@@ -14,6 +14,7 @@ function processStats(): ChildMessage {
     type: 'stats',
     stats: {
       rss: process.memoryUsage.rss(),
+      heapUsed: process.memoryUsage().heapUsed,
       // getrusage(2) ru_maxrss: the peak resident set (VmHWM) over the process's life, in KiB.
       peakRss: process.resourceUsage().maxRSS * 1024,
       cpuMicros: cpu.user + cpu.system,

@@ -19,6 +19,8 @@ export interface ScenarioReport extends ScenarioResult {
 export interface BenchReport {
   generatedAt: string;
   machine: Machine;
+  /** os.loadavg() (1, 5, 15 min) before and after the run: other work on the machine skews every row. */
+  loadAverage: { start: number[]; end: number[] };
   settings: BenchSettings;
   scenarios: ScenarioReport[];
 }
@@ -36,12 +38,24 @@ export function machine(): Machine {
 const ms = (value: number | undefined): string => (value === undefined || Number.isNaN(value) ? '' : value.toFixed(2));
 const pct = (value: number | undefined): string => (value === undefined ? '–' : value.toFixed(0));
 
-const COLUMNS = ['', 'what', 'req/s', 'p50 ms', 'p99 ms', 'TTFB p50', 'TTFB p99', 'CPU % proxy/upstr/load', 'failed'];
-const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8]);
+const COLUMNS = ['', 'what', 'req/s', 'p50 ms', 'p99 ms', 'TTFB p50', 'TTFB p99', 'CPU % proxy/upstr/load', 'proxy µs/req', 'failed'];
+const RIGHT_ALIGNED = new Set([2, 3, 4, 5, 6, 7, 8, 9]);
 
 function cells(row: Row): string[] {
   const cpu = `${pct(row.cpu.target)} / ${pct(row.cpu.upstream)} / ${pct(row.cpu.load)}`;
-  return [row.id, row.label, row.requestsPerSec.toFixed(0), ms(row.latency.p50), ms(row.latency.p99), ms(row.ttfb?.p50), ms(row.ttfb?.p99), cpu, String(row.failures)];
+  const perRequest = row.cpu.targetMicrosPerRequest === undefined ? '–' : row.cpu.targetMicrosPerRequest.toFixed(0);
+  return [
+    row.id,
+    row.label,
+    row.requestsPerSec.toFixed(0),
+    ms(row.latency.p50),
+    ms(row.latency.p99),
+    ms(row.ttfb?.p50),
+    ms(row.ttfb?.p99),
+    cpu,
+    perRequest,
+    String(row.failures),
+  ];
 }
 
 export function formatTable(rows: readonly Row[]): string {
@@ -60,11 +74,13 @@ export function formatReport(report: BenchReport): string {
   const { machine: m, settings: s } = report;
   const out = [
     `model-gateway bench: ${m.nproc} CPUs (${m.cpu}), node ${m.node}, ${m.os}`,
-    `${s.connections} connections, ${s.warmupS} s warm-up + ${s.durationS} s per row; streams: ${s.streamChunks} frames, ${s.chunkDelayMs} ms apart`,
+    `${s.connections} connection${s.connections === 1 ? '' : 's'}, ${s.warmupS} s warm-up + ${s.rounds} × ${s.durationS} s per row; streams: ${s.streamChunks} frames, ${s.chunkDelayMs} ms apart`,
+    `load average at start ${report.loadAverage.start.map((v) => v.toFixed(2)).join(' ')}, at end ${report.loadAverage.end.map((v) => v.toFixed(2)).join(' ')}`,
   ];
   for (const scenario of report.scenarios) {
-    out.push('', `== ${scenario.title}`, formatTable(scenario.rows));
-    if (scenario.rows.some((row) => row.kind === 'stream')) out.push('  (stream rows: p50/p99 are time to the last byte; TTFB is time to the first body byte)');
+    out.push('', `== ${scenario.title}`);
+    if (scenario.rows.length > 0) out.push(formatTable(scenario.rows));
+    if (scenario.rows.some((row) => row.kind === 'stream')) out.push('  (stream rows: p50/p99 are time to the last byte, TTFB to the first body byte, proxy µs/req is per stream)');
     if (scenario.figures.length > 0) out.push('', ...scenario.figures.map(figureLine));
     if (scenario.checks.length > 0) out.push('', ...scenario.checks.map(checkLine));
   }

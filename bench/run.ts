@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
   const services = new Services(settings.cpuProfileDir);
   const rows = new Map<string, Row>();
+  const loadAtStart = os.loadavg();
   const stop = (): void => {
     log('interrupted: stopping services');
     void services.closeAll().finally(() => process.exit(130));
@@ -42,7 +43,13 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
   try {
     const scenarios = await runScenarios({ settings, services, workDir, rows, log }, ids, rows);
-    const report: BenchReport = { generatedAt: new Date().toISOString(), machine: machine(), settings, scenarios };
+    const report: BenchReport = {
+      generatedAt: new Date().toISOString(),
+      machine: machine(),
+      loadAverage: { start: loadAtStart, end: os.loadavg() },
+      settings,
+      scenarios,
+    };
     process.stdout.write(`${formatReport(report)}\n`);
     const json = `${JSON.stringify(report, null, 2)}\n`;
     const out = process.env.BENCH_OUT?.trim();

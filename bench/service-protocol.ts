@@ -16,6 +16,8 @@ export interface ProcessStats {
   rss: number;
   /** Peak resident set over the process's life (VmHWM), bytes. */
   peakRss: number;
+  /** V8 heap in use now, bytes (RSS growing while this stays flat is allocator slack, not a leak). */
+  heapUsed: number;
   /** User + system CPU time consumed so far, µs. */
   cpuMicros: number;
   /** The system (kernel) part of cpuMicros: socket and file syscalls. */

@@ -20,7 +20,6 @@ export interface Service {
 }
 
 const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
-const moduleUrl = (file: string): string => new URL(file, import.meta.url).href;
 const START_TIMEOUT_MS = 30_000;
 const REPLY_TIMEOUT_MS = 10_000;
 
@@ -96,17 +95,22 @@ export class Services {
   }
 
   upstream(options: UpstreamOptions): Promise<Service> {
-    return this.track(spawnService('fake upstream', moduleUrl('./upstream.ts'), options, []));
+    return this.start('fake upstream', new URL('./upstream.ts', import.meta.url), options);
   }
 
   referenceProxy(options: ReferenceProxyOptions): Promise<Service> {
-    return this.track(spawnService('reference proxy', moduleUrl('./reference-proxy.ts'), options, []));
+    return this.start('reference proxy', new URL('./reference-proxy.ts', import.meta.url), options);
+  }
+
+  /** Any module exporting `start(options): Promise<StartedService>`, in a child process of its own. */
+  start(name: string, module: URL, options: unknown): Promise<Service> {
+    return this.track(spawnService(name, module.href, options, []));
   }
 
   gateway(options: GatewayServiceOptions): Promise<Service> {
     const dir = this.cpuProfileDir;
     const execArgv = dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`];
-    return this.track(spawnService('gateway', moduleUrl('./gateway-service.ts'), options, execArgv));
+    return this.track(spawnService('gateway', new URL('./gateway-service.ts', import.meta.url).href, options, execArgv));
   }
 
   async close(service: Service): Promise<void> {

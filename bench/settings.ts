@@ -16,6 +16,7 @@ export function readSettings(env: Env): BenchSettings {
   return {
     durationS: bounded(env, 'BENCH_DURATION', 5, 1, 120),
     warmupS: bounded(env, 'BENCH_WARMUP', 1, 0, 30),
+    rounds: Math.round(bounded(env, 'BENCH_ROUNDS', 1, 1, 10)),
     connections: Math.round(bounded(env, 'BENCH_CONNECTIONS', 10, 1, 512)),
     streamChunks: Math.round(bounded(env, 'BENCH_STREAM_CHUNKS', 20, 5, 1000)),
     chunkDelayMs: bounded(env, 'BENCH_CHUNK_DELAY_MS', 2, 0, 1000),

@@ -1,7 +1,7 @@
 // Streaming load: `connections` client loops, each sending one streaming request after another over a
 // keep-alive agent until the duration is up. autocannon only sees whole responses, so this loop times
 // the first body byte (TTFB) and the last (TTLB) itself. A response counts only if it is a 200 whose
-// body ends with the `[DONE]` frame.
+// body ends with the protocol's closing frame (`[DONE]` unless `terminator` says otherwise).
 import http from 'node:http';
 import type { LoadSample } from './load.ts';
 
@@ -11,10 +11,12 @@ export interface StreamLoad {
   body: string;
   connections: number;
   durationS: number;
+  /** The frame a complete stream ends with (default Chat's `data: [DONE]`). */
+  terminator?: string;
 }
 
 const TIMEOUT_MS = 10_000;
-const DONE = Buffer.from('data: [DONE]\n\n');
+const DONE_FRAME = Buffer.from('data: [DONE]\n\n');
 
 interface Timing {
   ttfb: number;
@@ -22,6 +24,7 @@ interface Timing {
 }
 
 function streamOnce(url: URL, load: StreamLoad, agent: http.Agent): Promise<Timing | undefined> {
+  const terminator = load.terminator === undefined ? DONE_FRAME : Buffer.from(load.terminator);
   return new Promise((resolve) => {
     const started = performance.now();
     let first: number | undefined;
@@ -29,10 +32,10 @@ function streamOnce(url: URL, load: StreamLoad, agent: http.Agent): Promise<Timi
     const req = http.request(url, { method: 'POST', agent, headers: { ...load.headers, 'content-length': Buffer.byteLength(load.body) } }, (res) => {
       res.on('data', (chunk: Buffer) => {
         first ??= performance.now();
-        tail = chunk.length >= DONE.length ? chunk : Buffer.concat([tail, chunk]).subarray(-DONE.length);
+        tail = chunk.length >= terminator.length ? chunk : Buffer.concat([tail, chunk]).subarray(-terminator.length);
       });
       res.once('end', () => {
-        const ok = res.statusCode === 200 && first !== undefined && tail.subarray(-DONE.length).equals(DONE);
+        const ok = res.statusCode === 200 && first !== undefined && tail.subarray(-terminator.length).equals(terminator);
         resolve(ok && first !== undefined ? { ttfb: first - started, ttlb: performance.now() - started } : undefined);
       });
       res.once('error', () => resolve(undefined));

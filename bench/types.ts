@@ -7,6 +7,8 @@ export interface BenchSettings {
   durationS: number;
   /** Discarded seconds of load before each measured row (BENCH_WARMUP). */
   warmupS: number;
+  /** Interleaved rounds per group of rows, pooled (BENCH_ROUNDS). */
+  rounds: number;
   /** Concurrent connections / client loops (BENCH_CONNECTIONS). */
   connections: number;
   /** Frames per fake-upstream SSE stream, [DONE] included (BENCH_STREAM_CHUNKS). */
@@ -27,6 +29,9 @@ export interface Percentiles {
 export interface CpuShare {
   /** The proxy under test (absent for direct-to-upstream rows). */
   target?: number;
+  /** CPU time (user + system) the proxy under test spent per completed request, µs: unlike req/s, this
+   * barely moves when other processes compete for the cores. */
+  targetMicrosPerRequest?: number;
   upstream: number;
   /** This process: autocannon or the streaming client loop. */
   load: number;

@@ -46,6 +46,13 @@ async function startProviders(config: GatewayConfig, logger: Logger): Promise<{ 
   return { endpoints, ...(mock ? { mock } : {}) };
 }
 
+/** `server.publicUrl` as configured; an ephemeral `:0` port is replaced by the port actually bound. */
+function resolvePublicUrl(configured: string, boundPort: number | undefined): string {
+  const url = new URL(configured);
+  if (url.port === '0' && boundPort !== undefined) url.port = String(boundPort);
+  return url.toString().replace(/\/$/, '');
+}
+
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.server.logLevel);
   const { endpoints, mock } = await startProviders(config, logger);
@@ -56,6 +63,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   let ready = false;
   let draining = false;
   let inFlight = 0;
+  let boundPort: number | undefined;
   const idleWaiters = new Set<() => void>();
 
   const provider = (id: string): ProviderEndpoint => {
@@ -73,6 +81,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     onClose: (fn) => void closers.push(fn),
     resolveModel: (model, key, opts) => resolveRoute(config, model, key, opts),
     provider,
+    publicUrl: () => resolvePublicUrl(config.server.publicUrl, boundPort),
   });
 
   try {
@@ -120,6 +129,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         server.once('error', reject);
         server.listen(port, host, () => {
           const address = server.address() as AddressInfo;
+          boundPort = address.port;
           const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
           resolve({ port: address.port, url: `http://${shownHost}:${address.port}` });
         });

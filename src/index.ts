@@ -39,3 +39,32 @@ export { GatewayError, isGatewayError } from './errors/catalogue.ts';
 export type { ErrorCode, ErrorKind } from './errors/catalogue.ts';
 export { createTranslator, DEFAULT_TRANSLATE_OPTIONS } from './proxy/translate/index.ts';
 export type { ImageFetchOptions, TranslateOptions, TranslateOptionsInput } from './proxy/translate/index.ts';
+// Storage for plugins that keep state (image-batches): the contract in storage/types.ts, one store per `storage.kind`.
+export { openStorage, countItems, isTerminalBatchStatus } from './storage/index.ts';
+export type {
+  AdmissionLimits,
+  Batch,
+  BatchItem,
+  BatchPage,
+  BatchRepository,
+  BatchStatus,
+  BlobContent,
+  BlobRef,
+  BlobStore,
+  ClaimedItem,
+  CreateBatchOptions,
+  CreateBatchResult,
+  ExpiredBlob,
+  ItemCounts,
+  ItemError,
+  ItemPatch,
+  ItemRef,
+  ItemsChange,
+  ItemStatus,
+  NewBatch,
+  NewBatchItem,
+  Storage,
+  StorageConfig,
+  StorageKind,
+  StorageOptions,
+} from './storage/index.ts';

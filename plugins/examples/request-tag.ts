@@ -41,7 +41,8 @@ export default definePlugin<RequestTagOptions>({
     const header = options.header.toLowerCase();
 
     // onRequest runs for every request, before model resolution. Recording the log field here (rather
-    // than in beforeUpstream) tags requests that never reach an upstream too, such as 401s and 404s.
+    // than in beforeUpstream) tags requests that never reach an upstream too, such as 404s (and 401s when the
+    // plugin is listed before `auth`, since a rejecting hook stops the chain).
     gateway.addHook('onRequest', (ctx) => {
       ctx.logFields[options.logField] = options.value;
     });

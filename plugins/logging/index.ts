@@ -2,9 +2,9 @@
 // (onResponse) or fails (onError), whichever comes first; a per-request flag in `ctx.pluginState` makes
 // sure a request that triggers both still logs once. Fields: see access-record.ts.
 //
-// Lines go to a dedicated winston logger built from the options (destination.ts) rather than the
-// plugin's child logger, so the access log can have its own destination; its threshold is the
-// gateway's `server.logLevel`, and `level` is the level each line is written at.
+// Destination (destination.ts): by default the plugin's child logger, i.e. the gateway's own JSON log on
+// stdout; with a file path, a dedicated winston logger appending to that file. `level` is the level each
+// line is written at; `server.logLevel` is the threshold (e.g. `warn` silences `info` access lines).
 import { definePlugin } from '../../src/index.ts';
 import type { RequestContext } from '../../src/index.ts';
 import { accessRecord } from './access-record.ts';
@@ -17,12 +17,12 @@ const NAME = 'logging';
 export default definePlugin<LoggingOptions>({
   name: NAME,
   optionsSchema: loggingOptionsSchema,
-  setup({ options, gateway, logger: diagnostics }) {
+  setup({ options, gateway, logger }) {
     const access = createAccessLogger({
       destination: options.destination,
       threshold: gateway.config.server.logLevel,
       baseDir: gateway.config.baseDir,
-      diagnostics,
+      gatewayLogger: logger,
     });
     gateway.onClose(() => access.close());
 

@@ -6,7 +6,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface LoggingOptions {
   /** winston level each access line is written at; `server.logLevel` is the threshold (e.g. `warn` hides `info`). */
   level: LogLevel;
-  /** `stdout`, or a file path (relative paths resolve against the config file's directory; appended to). */
+  /** `stdout` (the gateway log), or a file path appended to (relative paths resolve against the config file's directory). */
   destination: string;
 }
 
@@ -18,7 +18,7 @@ export const loggingOptionsSchema = {
       type: 'string',
       minLength: 1,
       default: 'stdout',
-      description: '"stdout" or a file path the JSON lines are appended to.',
+      description: '"stdout" (the gateway log) or a file path the JSON lines are appended to.',
     },
   },
   additionalProperties: false,

@@ -9,7 +9,7 @@ export const REDACTED = '***';
 const SECRET_HEADER = /auth|key|token|secret|password|cookie|credential|session/i;
 /** Option names in plugin settings whose string values are secrets. */
 const SECRET_OPTION = /^(key|api[-_]?key)$|token|secret|password|passwd|credential|authorization/i;
-const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/?#\s]*@/gi;
 const SECRET_QUERY = /([?&](?:key|api[-_]?key|token|access_token|secret|sig|signature)=)[^&#]*/gi;
 
 /** `postgres://u:pw@h/db?key=x` → `postgres://u:***@h/db?key=***`; other strings unchanged. */

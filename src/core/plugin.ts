@@ -61,6 +61,8 @@ export interface GatewayApi {
   resolveModel(model: string, key: KeyIdentity | undefined, opts?: { type?: 'chat' | 'image' }): ResolvedRoute;
   /** How to call a provider directly (base URL, auth headers, endpoint paths). */
   provider(providerId: string): ProviderEndpoint;
+  /** Absolute base URL clients reach the gateway at (`server.publicUrl`; with port 0, the bound port). */
+  publicUrl(): string;
 }
 
 export interface PluginSetupContext<O> {

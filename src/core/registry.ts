@@ -29,8 +29,13 @@ export function isBuiltinPlugin(name: string): boolean {
 export function resolvePluginSpecifier(name: string, baseDir: string): string {
   if (isBuiltinPlugin(name)) return pathToFileURL(path.join(BUILTIN_PLUGIN_DIR, name, 'index.ts')).href;
   if (name.startsWith('.') || path.isAbsolute(name)) return pathToFileURL(path.resolve(baseDir, name)).href;
-  const require = createRequire(path.join(baseDir, 'package.json'));
-  return pathToFileURL(require.resolve(name)).href;
+  try {
+    return pathToFileURL(createRequire(path.join(baseDir, 'package.json')).resolve(name)).href;
+  } catch (error) {
+    // ESM-only packages export no `require` condition: resolve them the way `import` would.
+    if ((error as { code?: string }).code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
+    return import.meta.resolve(name);
+  }
 }
 
 function isPluginDefinition(value: unknown): value is PluginDefinition<unknown> {

@@ -34,6 +34,7 @@ export const ERROR_CATALOGUE = {
   route_not_found: { status: 404, kind: 'not_found', openaiCode: 'unknown_url' },
   resource_not_found: { status: 404, kind: 'not_found', openaiCode: 'not_found' },
   method_not_allowed: { status: 405, kind: 'method_not_allowed', openaiCode: 'method_not_allowed' },
+  idempotency_conflict: { status: 409, kind: 'invalid_request', openaiCode: 'idempotency_key_reused' },
   gone: { status: 410, kind: 'invalid_request', openaiCode: 'expired' },
   body_too_large: { status: 413, kind: 'request_too_large', openaiCode: 'request_too_large' },
   rate_limited: { status: 429, kind: 'rate_limit', openaiCode: 'rate_limit_exceeded' },

@@ -2,10 +2,12 @@
 // (SSE arrives chunk by chunk). The gateway only sets the target, headers and (rewritten) JSON body,
 // observes usage as bytes flow by, and maps connection failures to protocol-shaped 502/504 errors.
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { format } from 'node:util';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'winston';
 import type { RequestContext } from '../core/context.ts';
+import { redactUrl } from '../config/redact.ts';
 import { GatewayError } from '../errors/catalogue.ts';
 import { isHopByHop } from './headers.ts';
 import { createUsageTap } from './usage-tap.ts';
@@ -13,6 +15,8 @@ import { upstreamFailure } from './upstream-errors.ts';
 
 interface InFlight {
   ctx: RequestContext;
+  /** ctx.upstream.url, parsed on first use (by the router, inside the proxy) and reused by the path rewrite and Host header. */
+  target?: URL;
   timeoutMs: number;
   settle: (error?: GatewayError) => void;
 }
@@ -27,19 +31,26 @@ function writeJsonBody(proxyReq: ClientRequest, body: Record<string, unknown> | 
   proxyReq.write(data);
 }
 
-/** Replace every header httpxy copied from the client with exactly the computed upstream headers. */
-function applyUpstreamHeaders(proxyReq: ClientRequest, ctx: RequestContext): void {
-  const url = new URL(ctx.upstream!.url);
-  for (const name of proxyReq.getHeaderNames()) proxyReq.removeHeader(name);
-  for (const [name, value] of Object.entries(ctx.upstream!.headers)) proxyReq.setHeader(name, value);
-  proxyReq.setHeader('host', url.host);
+function targetOf(entry: InFlight): URL {
+  entry.target ??= new URL(entry.ctx.upstream!.url);
+  return entry.target;
 }
+
+/** Replace every header httpxy copied from the client with exactly the computed upstream headers. */
+function applyUpstreamHeaders(proxyReq: ClientRequest, entry: InFlight): void {
+  for (const name of proxyReq.getHeaderNames()) proxyReq.removeHeader(name);
+  for (const [name, value] of Object.entries(entry.ctx.upstream!.headers)) proxyReq.setHeader(name, value);
+  proxyReq.setHeader('host', targetOf(entry).host);
+}
+
+/** No `Connection:` tokens: saves isHopByHop a new Set per header. */
+const NO_CONNECTION_TOKENS: ReadonlySet<string> = new Set();
 
 function observeResponse(entry: InFlight, proxyRes: IncomingMessage, res: Response): void {
   const { ctx } = entry;
   for (const name of Object.keys(proxyRes.headers)) {
     // The body is piped untouched, so its length and encoding stay; connection-scoped headers and cookies go.
-    if (isHopByHop(name) || name === 'set-cookie') delete proxyRes.headers[name];
+    if (isHopByHop(name, NO_CONNECTION_TOKENS) || name === 'set-cookie') delete proxyRes.headers[name];
   }
   const contentType = String(proxyRes.headers['content-type'] ?? '');
   const streamed = contentType.includes('text/event-stream') || ctx.stream;
@@ -63,22 +74,32 @@ export function createFastPath(logger: Logger): FastPath {
     if (!entry?.ctx.upstream) throw new Error('fast path called without an upstream request');
     return entry;
   };
-  const hpmLogger = { info: (m: string) => logger.debug(m), warn: (m: string) => logger.warn(m), error: (m: string) => logger.error(m) };
+  // http-proxy-middleware logs every proxied request at info, printf-style with several arguments; those
+  // lines are our debug lines. Asking first skips formatting a line the transport would drop anyway, and
+  // every line is redacted: a Gemini `?key=` in a URL must never reach the log.
+  const line = (args: unknown[]): string => redactUrl(format(...args));
+  const hpmLogger = {
+    info: (...args: unknown[]) => {
+      if (logger.isDebugEnabled()) logger.debug(line(args));
+    },
+    warn: (...args: unknown[]) => logger.warn(line(args)),
+    error: (...args: unknown[]) => logger.error(line(args)),
+  };
 
   const middleware = createProxyMiddleware<Request, Response>({
     changeOrigin: true,
     xfwd: false,
     logger: hpmLogger,
-    router: (req) => new URL(entryOf(req).ctx.upstream!.url).origin,
+    router: (req) => targetOf(entryOf(req)).origin,
     pathRewrite: (_path, req) => {
-      const url = new URL(entryOf(req).ctx.upstream!.url);
-      return url.pathname + url.search;
+      const target = targetOf(entryOf(req));
+      return target.pathname + target.search;
     },
     on: {
       proxyReq(proxyReq, req) {
         const entry = entryOf(req);
         entry.ctx.timings.upstreamStart = performance.now();
-        applyUpstreamHeaders(proxyReq, entry.ctx);
+        applyUpstreamHeaders(proxyReq, entry);
         // Time to response headers: a silent upstream becomes a 504, not a hung client.
         const timer = setTimeout(() => proxyReq.destroy(Object.assign(new Error('upstream timeout'), { code: 'GATEWAY_TIMEOUT' })), entry.timeoutMs);
         proxyReq.once('response', () => clearTimeout(timer));

@@ -89,6 +89,7 @@ export function createHarness(config: GatewayConfig = makeConfig()): PluginHarne
 
   const gateway: GatewayApi = {
     config,
+    publicUrl: () => config.server.publicUrl,
     addHook(name, hook) {
       (hooks[name] as (typeof hook)[]).push(hook);
     },

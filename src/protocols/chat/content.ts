@@ -1,58 +1,38 @@
 // Chat content parts ⇄ IR blocks (user side): text, image_url (data: or http(s) URL), file (PDF bytes).
 import { CodecError } from '../codec.ts';
 import type { IRBlock, IRDocumentBlock, IRImageBlock, IRTextBlock } from '../ir.ts';
-import { isObject, parseDataUrl, toDataUrl } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { fileDataDocument, imageSource, toDataUrl } from '../shared/openai-content.ts';
 
 const DETAILS = new Set(['auto', 'low', 'high']);
 
 function decodeImage(part: JsonObject, path: string): IRImageBlock {
   const image = part['image_url'];
-  const url = isObject(image) ? image['url'] : undefined;
+  const url = isRecord(image) ? image['url'] : undefined;
   if (typeof url !== 'string') throw new CodecError(`'${path}.image_url.url' must be a string`, `${path}.image_url.url`);
   const block: IRImageBlock = { type: 'image', source: imageSource(url, `${path}.image_url.url`) };
-  const detail = isObject(image) ? image['detail'] : undefined;
+  const detail = isRecord(image) ? image['detail'] : undefined;
   if (typeof detail === 'string' && DETAILS.has(detail)) block.detail = detail as IRImageBlock['detail'];
   return block;
 }
 
-/** data: URLs become base64 sources, http(s) URLs stay URLs; anything else cannot be carried. */
-export function imageSource(url: string, path: string): IRImageBlock['source'] {
-  const parsed = parseDataUrl(url);
-  if (parsed) return { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
-  if (/^https?:\/\//i.test(url)) return { kind: 'url', url };
-  throw new CodecError(`'${path}' must be an http(s) URL or a base64 data URL`, path);
-}
-
-/** Media type of bare base64 file data, guessed from the file name (PDF unless it says otherwise). */
-export function mediaTypeForFilename(filename: string | undefined): string {
-  if (filename && /\.txt$/i.test(filename)) return 'text/plain';
-  if (filename && /\.(md|markdown)$/i.test(filename)) return 'text/markdown';
-  return 'application/pdf';
-}
-
 function decodeFile(part: JsonObject, path: string): IRDocumentBlock {
   const file = part['file'];
-  if (!isObject(file)) throw new CodecError(`'${path}.file' must be an object`, `${path}.file`);
+  if (!isRecord(file)) throw new CodecError(`'${path}.file' must be an object`, `${path}.file`);
   if (typeof file['file_data'] !== 'string') {
     throw new CodecError('File parts must carry file_data: file ids cannot be translated to another provider', `${path}.file.file_id`);
   }
-  const filename = typeof file['filename'] === 'string' ? file['filename'] : undefined;
-  const parsed = parseDataUrl(file['file_data']);
-  const block: IRDocumentBlock = parsed
-    ? { type: 'document', mediaType: parsed.mediaType, data: parsed.data }
-    : { type: 'document', mediaType: mediaTypeForFilename(filename), data: file['file_data'] };
-  if (filename !== undefined) block.filename = filename;
-  return block;
+  return fileDataDocument(file['file_data'], typeof file['filename'] === 'string' ? file['filename'] : undefined);
 }
 
 export function decodeTextPart(part: unknown, path: string): IRTextBlock {
-  if (!isObject(part) || typeof part['text'] !== 'string') throw new CodecError(`'${path}.text' must be a string`, `${path}.text`);
+  if (!isRecord(part) || typeof part['text'] !== 'string') throw new CodecError(`'${path}.text' must be a string`, `${path}.text`);
   return { type: 'text', text: part['text'] };
 }
 
 function decodePart(part: unknown, path: string): IRBlock {
-  if (!isObject(part)) throw new CodecError(`'${path}' must be an object`, path);
+  if (!isRecord(part)) throw new CodecError(`'${path}' must be an object`, path);
   switch (part['type']) {
     case 'text':
       return decodeTextPart(part, path);

@@ -2,8 +2,8 @@
 // IR usage: inputTokens includes cached tokens, outputTokens includes reasoning tokens — the OpenAI
 // convention, so the numbers map one to one.
 import type { IRStopReason, IRUsage } from '../ir.ts';
-import { isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
@@ -49,9 +49,9 @@ function positive(value: number | undefined): number | undefined {
 
 /** Chat `usage` → IR usage; zero detail counts are omitted. */
 export function decodeUsage(raw: unknown): IRUsage | undefined {
-  if (!isObject(raw)) return undefined;
-  const prompt = isObject(raw['prompt_tokens_details']) ? raw['prompt_tokens_details'] : undefined;
-  const completion = isObject(raw['completion_tokens_details']) ? raw['completion_tokens_details'] : undefined;
+  if (!isRecord(raw)) return undefined;
+  const prompt = isRecord(raw['prompt_tokens_details']) ? raw['prompt_tokens_details'] : undefined;
+  const completion = isRecord(raw['completion_tokens_details']) ? raw['completion_tokens_details'] : undefined;
   const usage: IRUsage = { inputTokens: count(raw, 'prompt_tokens') ?? 0, outputTokens: count(raw, 'completion_tokens') ?? 0 };
   const cacheRead = positive(count(prompt, 'cached_tokens'));
   const cacheWrite = positive(count(prompt, 'cache_write_tokens'));

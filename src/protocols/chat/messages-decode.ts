@@ -5,8 +5,8 @@
 import { CodecError } from '../codec.ts';
 import type { IRBlock, IRMessage, IRToolCallBlock } from '../ir.ts';
 import { decodeTextContent, decodeTextPart, decodeUserContent } from './content.ts';
-import { addDropped, isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 interface DecodeState {
   system: string[];
@@ -17,13 +17,13 @@ interface DecodeState {
 }
 
 function decodeToolCall(call: unknown, path: string): IRToolCallBlock {
-  if (!isObject(call)) throw new CodecError(`'${path}' must be an object`, path);
+  if (!isRecord(call)) throw new CodecError(`'${path}' must be an object`, path);
   if (call['type'] !== undefined && call['type'] !== 'function') {
     throw new CodecError(`Tool call type '${String(call['type'])}' cannot be translated to another provider`, `${path}.type`);
   }
   const fn = call['function'];
   if (typeof call['id'] !== 'string') throw new CodecError(`'${path}.id' is required`, `${path}.id`);
-  if (!isObject(fn) || typeof fn['name'] !== 'string') throw new CodecError(`'${path}.function.name' is required`, `${path}.function.name`);
+  if (!isRecord(fn) || typeof fn['name'] !== 'string') throw new CodecError(`'${path}.function.name' is required`, `${path}.function.name`);
   const args = fn['arguments'];
   const text = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args);
   return { type: 'tool_call', id: call['id'], name: fn['name'], arguments: text };
@@ -34,7 +34,7 @@ function decodeAssistantContent(content: unknown, path: string): IRBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   if (!Array.isArray(content)) throw new CodecError(`'${path}' must be a string, an array or null`, path);
   return content.map((part, i): IRBlock => {
-    if (isObject(part) && part['type'] === 'refusal' && typeof part['refusal'] === 'string') return { type: 'text', text: part['refusal'] };
+    if (isRecord(part) && part['type'] === 'refusal' && typeof part['refusal'] === 'string') return { type: 'text', text: part['refusal'] };
     return decodeTextPart(part, `${path}[${i}]`);
   });
 }
@@ -72,9 +72,9 @@ function decodeToolMessage(state: DecodeState, message: JsonObject, path: string
 }
 
 function decodeOne(state: DecodeState, message: unknown, path: string): void {
-  if (!isObject(message)) throw new CodecError(`'${path}' must be an object`, path);
+  if (!isRecord(message)) throw new CodecError(`'${path}' must be an object`, path);
   const role = message['role'];
-  if (message['name'] !== undefined && role !== 'tool') addDropped(state.dropped, 'messages[].name');
+  if (message['name'] !== undefined && role !== 'tool') pushUnique(state.dropped, 'messages[].name');
   switch (role) {
     case 'system':
     case 'developer':

@@ -4,8 +4,8 @@
 // flags or non-text assistant content: those are dropped and reported.
 import type { IRBlock, IRMessage, IRRequest, IRToolResultBlock } from '../ir.ts';
 import { encodeDocument, encodeImage } from './content.ts';
-import { addDropped } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 function textParts(texts: string[]): unknown {
   if (texts.length === 1) return texts[0];
@@ -17,9 +17,9 @@ function encodeToolResult(block: IRToolResultBlock, dropped: string[]): JsonObje
   const texts: string[] = [];
   for (const part of block.content) {
     if (part.type === 'text') texts.push(part.text);
-    else addDropped(dropped, 'tool_result.image');
+    else pushUnique(dropped, 'tool_result.image');
   }
-  if (block.isError) addDropped(dropped, 'tool_result.is_error');
+  if (block.isError) pushUnique(dropped, 'tool_result.is_error');
   return { role: 'tool', tool_call_id: block.callId, content: textParts(texts) };
 }
 
@@ -32,7 +32,7 @@ function encodeUserPart(block: IRBlock, dropped: string[]): JsonObject | undefin
     case 'document':
       return encodeDocument(block);
     default:
-      addDropped(dropped, `user.${block.type}`);
+      pushUnique(dropped, `user.${block.type}`);
       return undefined;
   }
 }
@@ -63,7 +63,7 @@ function encodeAssistant(message: IRMessage, dropped: string[]): JsonObject {
     if (block.type === 'text') texts.push(block.text);
     else if (block.type === 'tool_call') {
       calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: block.arguments } });
-    } else addDropped(dropped, block.type === 'reasoning' ? 'reasoning' : `assistant.${block.type}`);
+    } else pushUnique(dropped, block.type === 'reasoning' ? 'reasoning' : `assistant.${block.type}`);
   }
   const out: JsonObject = { role: 'assistant', content: texts.length > 0 ? texts.join('') : calls.length > 0 ? null : '' };
   if (calls.length > 0) out['tool_calls'] = calls;

@@ -5,8 +5,9 @@ import type { IRRequest } from '../ir.ts';
 import { decodeMessages } from './messages-decode.ts';
 import { decodeReasoningEffort, decodeResponseFormat, decodeStop } from './settings.ts';
 import { decodeToolChoice, decodeTools } from './tools.ts';
-import { isObject, optionalBoolean, optionalNumber, optionalString } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { decodeModel, optionalBoolean, optionalNumber, optionalString } from '../shared/openai-fields.ts';
 
 /** Fields this codec carries into the IR. */
 const CARRIED = new Set([
@@ -22,17 +23,10 @@ function droppedFields(body: JsonObject): string[] {
   return Object.keys(body).filter((key) => !CARRIED.has(key) && !SILENT.has(key) && body[key] !== null && body[key] !== undefined);
 }
 
-function decodeModel(body: JsonObject, ctx: RequestDecodeContext | undefined): string {
-  if (ctx?.model !== undefined) return ctx.model;
-  const model = body['model'];
-  if (typeof model !== 'string' || model === '') throw new CodecError("'model' is required", 'model');
-  return model;
-}
-
 function includeUsage(body: JsonObject): boolean | undefined {
   const options = body['stream_options'];
   if (options === undefined || options === null) return undefined;
-  if (!isObject(options)) throw new CodecError("'stream_options' must be an object", 'stream_options');
+  if (!isRecord(options)) throw new CodecError("'stream_options' must be an object", 'stream_options');
   return optionalBoolean(options, 'include_usage', 'stream_options.include_usage');
 }
 
@@ -49,7 +43,7 @@ function rejectLegacy(body: JsonObject): void {
 }
 
 export function decodeChatRequest(body: unknown, ctx?: RequestDecodeContext): IRRequest {
-  if (!isObject(body)) throw new CodecError('Request body must be a JSON object');
+  if (!isRecord(body)) throw new CodecError('Request body must be a JSON object');
   rejectLegacy(body);
   const dropped = droppedFields(body);
   const { system, messages } = decodeMessages(body['messages'], dropped);

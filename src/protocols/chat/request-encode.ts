@@ -6,8 +6,8 @@ import type { IRRequest } from '../ir.ts';
 import { encodeMessages } from './messages-encode.ts';
 import { encodeEffort, encodeResponseFormat } from './settings.ts';
 import { encodeToolChoice, encodeTools } from './tools.ts';
-import { addDropped } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 function setIf(body: JsonObject, key: string, value: unknown): void {
   if (value !== undefined) body[key] = value;
@@ -15,9 +15,12 @@ function setIf(body: JsonObject, key: string, value: unknown): void {
 
 export function encodeChatRequest(request: IRRequest, ctx: RequestEncodeContext): JsonObject {
   const body: JsonObject = { model: ctx.upstreamModel, messages: encodeMessages(request, ctx.dropped) };
-  if (request.tools && request.tools.length > 0) body['tools'] = encodeTools(request.tools);
-  if (request.toolChoice) body['tool_choice'] = encodeToolChoice(request.toolChoice);
-  setIf(body, 'parallel_tool_calls', request.parallelToolCalls);
+  // OpenAI rejects tool_choice / parallel_tool_calls without tools; without tools they mean nothing anyway.
+  if (request.tools && request.tools.length > 0) {
+    body['tools'] = encodeTools(request.tools);
+    if (request.toolChoice) body['tool_choice'] = encodeToolChoice(request.toolChoice);
+    setIf(body, 'parallel_tool_calls', request.parallelToolCalls);
+  }
   setIf(body, 'max_completion_tokens', request.maxTokens);
   setIf(body, 'temperature', request.temperature);
   setIf(body, 'top_p', request.topP);
@@ -29,7 +32,7 @@ export function encodeChatRequest(request: IRRequest, ctx: RequestEncodeContext)
   if (request.responseFormat) body['response_format'] = encodeResponseFormat(request.responseFormat);
   if (request.reasoning) setIf(body, 'reasoning_effort', encodeEffort(request.reasoning));
   setIf(body, 'user', request.user);
-  if (request.topK !== undefined) addDropped(ctx.dropped, 'top_k');
+  if (request.topK !== undefined) pushUnique(ctx.dropped, 'top_k');
   if (request.stream) {
     body['stream'] = true;
     body['stream_options'] = { include_usage: true };

@@ -4,15 +4,17 @@ import { CodecError } from '../codec.ts';
 import type { ResponseEncodeContext } from '../codec.ts';
 import type { IRBlock, IRResponse, IRToolCallBlock } from '../ir.ts';
 import { decodeUsage, encodeUsage, finishReasonFor, stopReasonFor } from './mapping.ts';
-import { chatCompletionId, isObject, toolCallId, unixSeconds } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { unixSeconds } from '../shared/ids.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { chatCompletionId, toolCallId } from './util.ts';
 
 function upstreamError(message: string): CodecError {
   return new CodecError(`Upstream sent an invalid Chat Completions response: ${message}`, undefined, 502);
 }
 
 function decodeCall(raw: unknown): IRToolCallBlock | undefined {
-  if (!isObject(raw) || !isObject(raw['function'])) return undefined;
+  if (!isRecord(raw) || !isRecord(raw['function'])) return undefined;
   const fn = raw['function'];
   const args = fn['arguments'];
   return {
@@ -26,7 +28,7 @@ function decodeCall(raw: unknown): IRToolCallBlock | undefined {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part) => (isObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+  return content.map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('');
 }
 
 function decodeMessage(message: JsonObject): IRBlock[] {
@@ -45,10 +47,10 @@ function decodeMessage(message: JsonObject): IRBlock[] {
 }
 
 export function decodeChatResponse(body: unknown): IRResponse {
-  if (!isObject(body)) throw upstreamError('body is not an object');
+  if (!isRecord(body)) throw upstreamError('body is not an object');
   const choices = Array.isArray(body['choices']) ? body['choices'] : [];
-  const choice = choices.find((c) => isObject(c) && c['index'] === 0) ?? choices[0];
-  if (!isObject(choice) || !isObject(choice['message'])) throw upstreamError('no choices[0].message');
+  const choice = choices.find((c) => isRecord(c) && c['index'] === 0) ?? choices[0];
+  if (!isRecord(choice) || !isRecord(choice['message'])) throw upstreamError('no choices[0].message');
   const content = decodeMessage(choice['message']);
   let stopReason = stopReasonFor(choice['finish_reason']);
   // Some compatible servers report `stop` for tool-call turns; the calls decide.

@@ -1,8 +1,8 @@
 // Chat generation settings ⇄ IR: stop, response_format, reasoning_effort (protocols.md §1.1, §8.9–§8.11).
 import { CodecError } from '../codec.ts';
 import type { IREffort, IRReasoningConfig, IRResponseFormat } from '../ir.ts';
-import { isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 export const EFFORTS: readonly IREffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 
@@ -15,14 +15,14 @@ export function decodeStop(value: unknown): string[] | undefined {
 
 export function decodeResponseFormat(value: unknown): IRResponseFormat | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) throw new CodecError("'response_format' must be an object", 'response_format');
+  if (!isRecord(value)) throw new CodecError("'response_format' must be an object", 'response_format');
   if (value['type'] === 'text' || value['type'] === 'json_object') return { type: value['type'] };
   if (value['type'] !== 'json_schema') {
     throw new CodecError(`response_format type '${String(value['type'])}' is not supported`, 'response_format.type');
   }
   const spec = value['json_schema'];
-  if (!isObject(spec)) throw new CodecError("'response_format.json_schema' is required", 'response_format.json_schema');
-  const out: IRResponseFormat = { type: 'json_schema', schema: isObject(spec['schema']) ? spec['schema'] : {} };
+  if (!isRecord(spec)) throw new CodecError("'response_format.json_schema' is required", 'response_format.json_schema');
+  const out: IRResponseFormat = { type: 'json_schema', schema: isRecord(spec['schema']) ? spec['schema'] : {} };
   if (typeof spec['name'] === 'string') out.name = spec['name'];
   if (typeof spec['description'] === 'string') out.description = spec['description'];
   if (typeof spec['strict'] === 'boolean') out.strict = spec['strict'];

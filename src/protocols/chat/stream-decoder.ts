@@ -7,8 +7,8 @@ import { BlockSerializer } from './block-serializer.ts';
 import type { ToolFragment } from './block-serializer.ts';
 import { decodeOpenAIError } from './errors.ts';
 import { decodeUsage, stopReasonFor } from './mapping.ts';
-import { isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 type Phase = 'streaming' | 'finishing' | 'done';
 
@@ -17,13 +17,13 @@ function cutError(message: string): IRError {
 }
 
 function toolFragment(raw: unknown, fallbackIndex: number): ToolFragment | undefined {
-  if (!isObject(raw)) return undefined;
-  const fn = isObject(raw['function']) ? raw['function'] : {};
+  if (!isRecord(raw)) return undefined;
+  const fn = isRecord(raw['function']) ? raw['function'] : {};
   const fragment: ToolFragment = { index: typeof raw['index'] === 'number' ? raw['index'] : fallbackIndex };
   if (typeof raw['id'] === 'string' && raw['id'] !== '') fragment.id = raw['id'];
   if (typeof fn['name'] === 'string' && fn['name'] !== '') fragment.name = fn['name'];
   if (typeof fn['arguments'] === 'string') fragment.arguments = fn['arguments'];
-  else if (isObject(fn['arguments'])) fragment.arguments = JSON.stringify(fn['arguments']);
+  else if (isRecord(fn['arguments'])) fragment.arguments = JSON.stringify(fn['arguments']);
   return fragment;
 }
 
@@ -43,7 +43,7 @@ class ChatStreamDecoder implements StreamDecoder {
     } catch {
       return this.#fail(cutError('Upstream sent malformed JSON in its event stream'));
     }
-    if (!isObject(chunk)) return [];
+    if (!isRecord(chunk)) return [];
     if (frame.event === 'error' || chunk['error'] !== undefined) return this.#fail(decodeOpenAIError(0, chunk));
     return this.#onChunk(chunk);
   }
@@ -64,9 +64,9 @@ class ChatStreamDecoder implements StreamDecoder {
       out.push(start);
     }
     const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
-    const choice = choices.find((c) => isObject(c) && (c['index'] ?? 0) === 0);
-    if (isObject(choice) && this.#phase === 'streaming') {
-      if (isObject(choice['delta']) && !this.#onDelta(choice['delta'], out)) return out;
+    const choice = choices.find((c) => isRecord(c) && (c['index'] ?? 0) === 0);
+    if (isRecord(choice) && this.#phase === 'streaming') {
+      if (isRecord(choice['delta']) && !this.#onDelta(choice['delta'], out)) return out;
       const finish = choice['finish_reason'];
       if (finish !== null && finish !== undefined) this.#onFinishReason(finish, out);
     }

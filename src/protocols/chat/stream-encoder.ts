@@ -6,9 +6,11 @@ import type { ResponseEncodeContext, StreamEncoder } from '../codec.ts';
 import { errorBody } from '../error-shapes.ts';
 import type { IRError, IRStreamDelta, IRStreamEvent, IRUsage } from '../ir.ts';
 import { sseFrame } from '../sse.ts';
+import { mergeUsage } from '../shared/usage.ts';
 import { encodeUsage, finishReasonFor } from './mapping.ts';
-import { chatCompletionId, unixSeconds } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { unixSeconds } from '../shared/ids.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { chatCompletionId } from './util.ts';
 
 type State = 'init' | 'streaming' | 'finished' | 'errored' | 'closed';
 type OpenBlock = { index: number; kind: 'text' | 'reasoning' } | { index: number; kind: 'tool_call'; toolIndex: number };
@@ -41,7 +43,7 @@ class ChatStreamEncoder implements StreamEncoder {
         this.#expect(this.#state === 'init', event);
         this.#state = 'streaming';
         this.#id = chatCompletionId(event.id);
-        if (event.usage) this.#usage = { ...this.#usage, ...event.usage };
+        if (event.usage) this.#usage = mergeUsage(this.#usage, event.usage);
         return this.#chunk({ role: 'assistant', content: '', refusal: null });
       case 'block_start':
         return this.#blockStart(event);
@@ -53,7 +55,7 @@ class ChatStreamEncoder implements StreamEncoder {
         return '';
       case 'usage':
         this.#expect(this.#state === 'streaming' || this.#state === 'finished', event);
-        this.#usage = { ...this.#usage, ...event.usage };
+        this.#usage = mergeUsage(this.#usage, event.usage);
         return '';
       case 'finish':
         this.#expect(this.#state === 'streaming' && this.#open === undefined, event);

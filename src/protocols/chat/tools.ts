@@ -1,43 +1,29 @@
 // Chat tool definitions and tool_choice ⇄ IR (protocols.md §1.1, §8.5, §8.6). Tools nest under `function`.
 import { CodecError } from '../codec.ts';
 import type { IRTool, IRToolChoice } from '../ir.ts';
-import { isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { decodeFunctionTools, decodeToolChoiceWith, encodeToolChoiceWith, functionDefinition } from '../shared/openai-tools.ts';
 
-function decodeTool(tool: unknown, path: string): IRTool {
-  if (!isObject(tool)) throw new CodecError(`'${path}' must be an object`, path);
-  if (tool['type'] !== 'function') {
-    throw new CodecError(`Tool type '${String(tool['type'])}' cannot be translated to another provider; only function tools can`, `${path}.type`);
-  }
+function decodeTool(tool: JsonObject, path: string): IRTool {
   const fn = tool['function'];
-  if (!isObject(fn) || typeof fn['name'] !== 'string' || fn['name'] === '') {
-    throw new CodecError(`'${path}.function.name' is required`, `${path}.function.name`);
-  }
-  const out: IRTool = { name: fn['name'] };
-  if (typeof fn['description'] === 'string') out.description = fn['description'];
-  if (fn['parameters'] !== undefined && fn['parameters'] !== null) {
-    if (!isObject(fn['parameters'])) throw new CodecError(`'${path}.function.parameters' must be an object`, `${path}.function.parameters`);
-    out.parameters = fn['parameters'];
-  }
-  if (typeof fn['strict'] === 'boolean') out.strict = fn['strict'];
-  return out;
+  if (!isRecord(fn)) throw new CodecError(`'${path}.function.name' is required`, `${path}.function.name`);
+  return functionDefinition(fn, `${path}.function`);
 }
 
 export function decodeTools(tools: unknown): IRTool[] | undefined {
-  if (tools === undefined || tools === null) return undefined;
-  if (!Array.isArray(tools)) throw new CodecError("'tools' must be an array", 'tools');
-  return tools.map((tool, i) => decodeTool(tool, `tools[${i}]`));
+  return decodeFunctionTools(tools, decodeTool);
 }
 
 function functionName(ref: unknown, path: string): string {
-  const fn = isObject(ref) ? ref['function'] : undefined;
-  if (!isObject(fn) || typeof fn['name'] !== 'string') throw new CodecError(`'${path}.function.name' is required`, `${path}.function.name`);
+  const fn = isRecord(ref) ? ref['function'] : undefined;
+  if (!isRecord(fn) || typeof fn['name'] !== 'string') throw new CodecError(`'${path}.function.name' is required`, `${path}.function.name`);
   return fn['name'];
 }
 
 function decodeAllowed(choice: JsonObject): IRToolChoice {
   const allowed = choice['allowed_tools'];
-  if (!isObject(allowed) || !Array.isArray(allowed['tools'])) {
+  if (!isRecord(allowed) || !Array.isArray(allowed['tools'])) {
     throw new CodecError("'tool_choice.allowed_tools.tools' must be an array", 'tool_choice.allowed_tools.tools');
   }
   const mode = allowed['mode'];
@@ -49,12 +35,10 @@ function decodeAllowed(choice: JsonObject): IRToolChoice {
 }
 
 export function decodeToolChoice(choice: unknown): IRToolChoice | undefined {
-  if (choice === undefined || choice === null) return undefined;
-  if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
-  if (!isObject(choice)) throw new CodecError("'tool_choice' must be 'auto', 'none', 'required' or an object", 'tool_choice');
-  if (choice['type'] === 'function') return { type: 'tool', name: functionName(choice, 'tool_choice') };
-  if (choice['type'] === 'allowed_tools') return decodeAllowed(choice);
-  throw new CodecError(`tool_choice type '${String(choice['type'])}' cannot be translated to another provider`, 'tool_choice.type');
+  return decodeToolChoiceWith(choice, {
+    functionName: (named) => functionName(named, 'tool_choice'),
+    allowedTools: decodeAllowed,
+  });
 }
 
 export function encodeTools(tools: IRTool[]): JsonObject[] {
@@ -68,17 +52,8 @@ export function encodeTools(tools: IRTool[]): JsonObject[] {
 }
 
 export function encodeToolChoice(choice: IRToolChoice): unknown {
-  switch (choice.type) {
-    case 'auto':
-    case 'none':
-    case 'required':
-      return choice.type;
-    case 'tool':
-      return { type: 'function', function: { name: choice.name } };
-    case 'allowed':
-      return {
-        type: 'allowed_tools',
-        allowed_tools: { mode: choice.mode, tools: choice.names.map((name) => ({ type: 'function', function: { name } })) },
-      };
-  }
+  return encodeToolChoiceWith(choice, {
+    functionRef: (name) => ({ type: 'function', function: { name } }),
+    allowedTools: (mode, tools) => ({ type: 'allowed_tools', allowed_tools: { mode, tools } }),
+  });
 }

@@ -1,7 +1,8 @@
 // Finish reasons (protocols.md §8.12) and usage (§8.13) ⇄ Gemini.
 import type { IRStopReason, IRUsage } from '../ir.ts';
-import { isRecord, numberField } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { numberField } from './util.ts';
 
 const CONTENT_FILTER = new Set([
   'SAFETY',
@@ -52,10 +53,6 @@ export function usageFromGemini(raw: unknown): Partial<IRUsage> {
   const cached = numberField(raw, 'cachedContentTokenCount');
   if (cached !== undefined) out.cacheReadTokens = cached;
   return out;
-}
-
-export function fullUsage(partial: Partial<IRUsage>): IRUsage {
-  return { ...partial, inputTokens: partial.inputTokens ?? 0, outputTokens: partial.outputTokens ?? 0 };
 }
 
 /** IR usage → usageMetadata: candidates = output − reasoning, total = prompt + output. */

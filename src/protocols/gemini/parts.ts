@@ -1,8 +1,9 @@
 // Gemini parts → IR blocks (protocols.md §4.3, §8.7, §8.8). Shared by request and response decoding.
 import { CodecError } from '../codec.ts';
 import type { IRBlock, IRImageBlock, IRTextBlock, IRToolCallBlock, IRToolResultBlock, Vendor } from '../ir.ts';
-import { expectRecord, field, isRecord, requireStringOf, stringField, stringOf } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { expectRecord, isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { field, requireStringOf, stringField, stringOf } from './util.ts';
 
 export interface PartIds {
   /** Id for a functionCall: its own id, or one synthesised for this position. */

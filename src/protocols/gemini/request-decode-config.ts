@@ -2,19 +2,9 @@
 import { CodecError } from '../codec.ts';
 import type { IREffort, IRReasoningConfig, IRRequest, IRResponseFormat, IRTool, IRToolChoice } from '../ir.ts';
 import { geminiSchemaToJsonSchema } from './schema.ts';
-import {
-  arrayField,
-  booleanOf,
-  expectRecord,
-  field,
-  numberOf,
-  pushUnique,
-  recordField,
-  requireStringOf,
-  stringArrayOf,
-  stringOf,
-} from './util.ts';
-import type { JsonObject } from './util.ts';
+import { expectRecord, fieldLabel, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { arrayField, booleanOf, field, numberOf, recordField, requireStringOf, stringArrayOf, stringOf } from './util.ts';
 
 export function decodeTools(raw: unknown[], dropped: string[]): IRTool[] {
   const hosted: string[] = [];
@@ -100,7 +90,7 @@ function decodeResponseFormat(config: JsonObject, dropped: string[]): IRResponse
   const schema = recordField(config, 'responseSchema', 'generationConfig.responseSchema');
   if (mime === undefined || mime === 'text/plain') return undefined;
   if (mime !== 'application/json') {
-    pushUnique(dropped, `generationConfig.responseMimeType=${mime}`);
+    pushUnique(dropped, fieldLabel(`generationConfig.responseMimeType=${mime}`));
     return undefined;
   }
   if (jsonSchema !== undefined) return { type: 'json_schema', schema: jsonSchema };

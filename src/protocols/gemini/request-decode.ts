@@ -5,7 +5,8 @@ import type { IRMessage, IRRequest } from '../ir.ts';
 import { decodeParts } from './parts.ts';
 import type { PartIds } from './parts.ts';
 import { decodeGenerationConfig, decodeToolConfig, decodeTools } from './request-decode-config.ts';
-import { arrayField, expectRecord, field, isRecord, pushUnique, recordField, stringField, stringOf } from './util.ts';
+import { expectRecord, fieldLabel, isRecord, pushUnique } from '../shared/json.ts';
+import { arrayField, field, recordField, stringField, stringOf } from './util.ts';
 
 const HANDLED = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'model']);
 const KNOWN_DROPPED = ['safetySettings', 'cachedContent', 'serviceTier', 'labels'];
@@ -29,7 +30,7 @@ export function decodeGeminiRequest(body: unknown, ctx: RequestDecodeContext = {
   if (generation !== undefined) decodeGenerationConfig(request, generation, dropped);
   for (const key of Object.keys(body)) {
     const camel = key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
-    if (!HANDLED.has(camel)) pushUnique(dropped, KNOWN_DROPPED.includes(camel) ? camel : key);
+    if (!HANDLED.has(camel)) pushUnique(dropped, KNOWN_DROPPED.includes(camel) ? camel : fieldLabel(key));
   }
   if (dropped.length > 0) request.dropped = dropped;
   return request;

@@ -2,8 +2,8 @@
 import { CodecError } from '../codec.ts';
 import type { IRBlock, IRImageBlock, IRMessage, IRToolResultBlock } from '../ir.ts';
 import { encodeWithSignatures } from './signatures.ts';
-import { isRecord, parseToolArguments, pushUnique } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord, parseToolArguments, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 interface GeminiContent {
   role: 'user' | 'model';

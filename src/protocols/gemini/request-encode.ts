@@ -2,8 +2,8 @@
 import type { RequestEncodeContext } from '../codec.ts';
 import type { IREffort, IRReasoningConfig, IRRequest, IRResponseFormat, IRToolChoice } from '../ir.ts';
 import { encodeContents } from './request-encode-contents.ts';
-import { pushUnique } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 /** Effort → thinkingBudget (protocols.md §8.11 heuristic; xhigh/max capped at Gemini's largest budget). */
 export const EFFORT_BUDGET: Record<Exclude<IREffort, 'none'>, number> = {

@@ -2,12 +2,15 @@
 import { CodecError } from '../codec.ts';
 import type { ResponseEncodeContext } from '../codec.ts';
 import type { IRBlock, IRResponse } from '../ir.ts';
-import { fullUsage, stopReasonFromGemini, stopReasonToGemini, usageFromGemini, usageToGemini } from './mapping.ts';
+import { fullUsage } from '../shared/usage.ts';
+import { stopReasonFromGemini, stopReasonToGemini, usageFromGemini, usageToGemini } from './mapping.ts';
 import { decodeParts } from './parts.ts';
 import type { PartIds } from './parts.ts';
 import { encodeWithSignatures } from './signatures.ts';
-import { field, isRecord, nowSeconds, parseToolArguments, randomId, stringField } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { randomId, unixSeconds } from '../shared/ids.ts';
+import { isRecord, parseToolArguments } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { field, stringField } from './util.ts';
 
 /** Upstream calls without an id get a random one: ids must stay unique across the whole conversation. */
 export const upstreamIds: PartIds = {
@@ -23,7 +26,7 @@ export function decodeGeminiResponse(body: unknown): IRResponse {
   const response: IRResponse = {
     id: stringField(envelope, 'responseId') ?? randomId(''),
     model: stringField(envelope, 'modelVersion') ?? '',
-    created: nowSeconds(),
+    created: unixSeconds(),
     content: [],
     stopReason: 'end_turn',
   };

@@ -1,8 +1,8 @@
 // Gemini OpenAPI-subset Schema → plain JSON Schema (protocols.md §4.4, §8.5). Property names are data:
 // only schema keywords are renamed (snake_case → camelCase) and converted.
 
-import { isRecord } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 /** Keywords whose value is itself a schema, a map of schemas, or a list of schemas. */
 const SCHEMA_VALUED = new Set(['items']);

@@ -1,7 +1,7 @@
 // Gemini thought signatures sit on the part they belong to; the IR carries a signature that sat on a plain
 // text or media part as an empty signed reasoning block in front of it. These helpers put it back.
 import type { IRBlock } from '../ir.ts';
-import type { JsonObject } from './util.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 function isSignatureCarrier(block: IRBlock): block is IRBlock & { type: 'reasoning'; signature: { vendor: 'gemini'; value: string } } {
   return block.type === 'reasoning' && block.text === '' && block.redacted === undefined && block.signature?.vendor === 'gemini';

@@ -4,8 +4,9 @@ import type { IRError, IRStopReason, IRStreamBlockStart, IRStreamEvent, Vendor }
 import { decodeStreamError } from './errors.ts';
 import { stopReasonFromGemini, usageFromGemini } from './mapping.ts';
 import { upstreamIds } from './response.ts';
-import { field, isRecord, stringField } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { field, stringField } from './util.ts';
 
 type TextKind = 'text' | 'reasoning';
 type Signature = { vendor: Vendor; value: string };

@@ -7,8 +7,9 @@ import type { IRError, IRStopReason, IRStreamBlockStart, IRStreamDelta, IRStream
 import { geminiSseFrame } from '../sse.ts';
 import { stopReasonToGemini, usageToGemini } from './mapping.ts';
 import { withSignature } from './response.ts';
-import { isRecord, randomId } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { randomId } from '../shared/ids.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 export type GeminiStreamFormat = 'sse' | 'json-array';
 

@@ -1,12 +1,8 @@
-// Helpers for the Gemini codec: camelCase-or-snake_case field access, validation, ids.
-import { randomBytes } from 'node:crypto';
+// Helpers for the Gemini codec: camelCase-or-snake_case field access and validation. The JSON guards it shares
+// with the other codecs are in ../shared/json.ts.
 import { CodecError } from '../codec.ts';
-
-export type JsonObject = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { expectRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 export function snakeCase(camel: string): string {
   return camel.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -20,11 +16,6 @@ export function field(obj: JsonObject, camel: string): unknown {
 
 export function hasField(obj: JsonObject, camel: string): boolean {
   return field(obj, camel) !== undefined && field(obj, camel) !== null;
-}
-
-export function expectRecord(value: unknown, path: string): JsonObject {
-  if (!isRecord(value)) throw new CodecError(`${path} must be an object`, path);
-  return value;
 }
 
 export function recordField(obj: JsonObject, camel: string, path: string): JsonObject | undefined {
@@ -85,29 +76,4 @@ export function numberField(obj: JsonObject | undefined, camel: string): number 
 export function stringField(obj: JsonObject | undefined, camel: string): string | undefined {
   const value = obj === undefined ? undefined : field(obj, camel);
   return typeof value === 'string' ? value : undefined;
-}
-
-export function pushUnique(list: string[], item: string): void {
-  if (!list.includes(item)) list.push(item);
-}
-
-export function randomId(prefix: string): string {
-  return `${prefix}${randomBytes(12).toString('hex')}`;
-}
-
-/** Tool-call arguments (a JSON string) → the `args` object Gemini wants: '' is {}, anything but an object is a 400. */
-export function parseToolArguments(text: string, path: string, status = 400): JsonObject {
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new CodecError(`${path} is not valid JSON`, path, status);
-  }
-  if (!isRecord(parsed)) throw new CodecError(`${path} must encode a JSON object`, path, status);
-  return parsed;
-}
-
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
 }

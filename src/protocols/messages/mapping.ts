@@ -1,7 +1,8 @@
 // Stop reasons (protocols.md §8.12) and usage (§8.13) ⇄ Anthropic.
 import type { IRStopReason, IRUsage } from '../ir.ts';
-import { isRecord, numberField } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { numberField } from './util.ts';
 
 const FROM_ANTHROPIC: Record<string, IRStopReason> = {
   end_turn: 'end_turn',
@@ -55,10 +56,6 @@ export function usageFromAnthropic(raw: unknown, fallbackCache: CacheCounts = {}
   const thinking = isRecord(details) ? numberField(details, 'thinking_tokens') : undefined;
   if (thinking !== undefined) out.reasoningTokens = thinking;
   return out;
-}
-
-export function fullUsage(partial: Partial<IRUsage>): IRUsage {
-  return { ...partial, inputTokens: partial.inputTokens ?? 0, outputTokens: partial.outputTokens ?? 0 };
 }
 
 /** IR usage → Anthropic usage: input_tokens = prompt total − cache read − cache write. */

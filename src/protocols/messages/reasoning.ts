@@ -1,8 +1,9 @@
 // Thinking / effort / structured output ⇄ Anthropic (protocols.md §3.1, §8.10, §8.11).
 import { CodecError } from '../codec.ts';
 import type { IREffort, IRReasoningConfig, IRRequest, IRResponseFormat } from '../ir.ts';
-import { expectRecord, optionalNumber, pushUnique } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { expectRecord, fieldLabel, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { optionalNumber } from './util.ts';
 
 /** Effort → thinking budget (gateway heuristic from protocols.md §8.11, extended to xhigh/max). */
 export const EFFORT_BUDGET: Record<Exclude<IREffort, 'none'>, number> = {
@@ -29,7 +30,7 @@ export function decodeReasoning(body: JsonObject, dropped: string[]): DecodedRea
   if (body.output_config === undefined || body.output_config === null) return out;
   const config = expectRecord(body.output_config, 'output_config');
   for (const key of Object.keys(config)) {
-    if (key !== 'effort' && key !== 'format') pushUnique(dropped, `output_config.${key}`);
+    if (key !== 'effort' && key !== 'format') pushUnique(dropped, fieldLabel(`output_config.${key}`));
   }
   const effort = config.effort;
   if (effort !== undefined && effort !== null) {

@@ -1,8 +1,9 @@
 // Anthropic content blocks (request side) → IR blocks.
 import { CodecError } from '../codec.ts';
 import type { IRBlock, IRDocumentBlock, IRImageBlock, IRReasoningBlock, IRTextBlock, IRToolResultBlock } from '../ir.ts';
-import { expectRecord, optionalBoolean, optionalString, pushUnique, requireString } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { expectRecord, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { optionalBoolean, optionalString, requireString } from './util.ts';
 
 export function decodeContent(content: unknown, path: string, dropped: string[]): IRBlock[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];

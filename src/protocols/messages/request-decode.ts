@@ -5,17 +5,9 @@ import type { IRMessage, IRRequest } from '../ir.ts';
 import { decodeReasoning } from './reasoning.ts';
 import { decodeContent } from './request-decode-blocks.ts';
 import { decodeToolChoice, decodeTools } from './tools.ts';
-import {
-  expectRecord,
-  isRecord,
-  optionalBoolean,
-  optionalNumber,
-  optionalString,
-  optionalStringArray,
-  pushUnique,
-  requireString,
-} from './util.ts';
-import type { JsonObject } from './util.ts';
+import { expectRecord, fieldLabel, isRecord, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { optionalBoolean, optionalNumber, optionalString, optionalStringArray, requireString } from './util.ts';
 
 /** Body fields this decoder understands; any other top-level field is reported in `dropped`. */
 const HANDLED = new Set([
@@ -59,7 +51,7 @@ export function decodeMessagesRequest(body: unknown, ctx: RequestDecodeContext =
   if (responseFormat !== undefined) request.responseFormat = responseFormat;
   const user = decodeMetadata(body.metadata, dropped);
   if (user !== undefined) request.user = user;
-  for (const key of Object.keys(body)) if (!HANDLED.has(key)) pushUnique(dropped, key);
+  for (const key of Object.keys(body)) if (!HANDLED.has(key)) pushUnique(dropped, fieldLabel(key));
   if (dropped.length > 0) request.dropped = dropped;
   return request;
 }
@@ -109,6 +101,6 @@ function decodeToolFields(request: IRRequest, body: JsonObject, dropped: string[
 function decodeMetadata(raw: unknown, dropped: string[]): string | undefined {
   if (raw === undefined || raw === null) return undefined;
   const metadata = expectRecord(raw, 'metadata');
-  for (const key of Object.keys(metadata)) if (key !== 'user_id') pushUnique(dropped, `metadata.${key}`);
+  for (const key of Object.keys(metadata)) if (key !== 'user_id') pushUnique(dropped, fieldLabel(`metadata.${key}`));
   return optionalString(metadata, 'user_id', 'metadata.user_id');
 }

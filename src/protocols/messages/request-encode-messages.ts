@@ -1,8 +1,8 @@
 // IR messages → Anthropic `messages` (merged roles, tool results first, vendor-bound signatures only).
 import { CodecError } from '../codec.ts';
 import type { IRBlock, IRDocumentBlock, IRImageBlock, IRMessage, IRReasoningBlock, IRToolResultBlock } from '../ir.ts';
-import { parseToolArguments, pushUnique } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { parseToolArguments, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 

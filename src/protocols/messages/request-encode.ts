@@ -5,8 +5,8 @@ import type { IRRequest } from '../ir.ts';
 import { encodeResponseFormat, encodeThinking, samplingWithThinking } from './reasoning.ts';
 import { encodeMessages } from './request-encode-messages.ts';
 import { encodeTools } from './tools.ts';
-import { pushUnique } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 export function encodeMessagesRequest(request: IRRequest, ctx: RequestEncodeContext): JsonObject {
   if (request.n !== undefined && request.n > 1) {

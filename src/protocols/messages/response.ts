@@ -2,9 +2,12 @@
 import { CodecError } from '../codec.ts';
 import type { ResponseEncodeContext } from '../codec.ts';
 import type { IRBlock, IRResponse } from '../ir.ts';
-import { fullUsage, stopReasonFromAnthropic, stopReasonToAnthropic, usageFromAnthropic, usageToAnthropic } from './mapping.ts';
-import { isRecord, messageId, nowSeconds, parseUpstreamArguments, stringField } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { fullUsage } from '../shared/usage.ts';
+import { stopReasonFromAnthropic, stopReasonToAnthropic, usageFromAnthropic, usageToAnthropic } from './mapping.ts';
+import { unixSeconds } from '../shared/ids.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { messageId, parseUpstreamArguments, stringField } from './util.ts';
 
 export function decodeMessagesResponse(body: unknown): IRResponse {
   if (!isRecord(body) || !Array.isArray(body.content)) {
@@ -13,7 +16,7 @@ export function decodeMessagesResponse(body: unknown): IRResponse {
   const response: IRResponse = {
     id: stringField(body, 'id') ?? '',
     model: stringField(body, 'model') ?? '',
-    created: nowSeconds(),
+    created: unixSeconds(),
     content: body.content.flatMap(decodeOutputBlock),
     stopReason: stopReasonFromAnthropic(body.stop_reason),
   };

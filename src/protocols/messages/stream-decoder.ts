@@ -4,8 +4,9 @@ import type { IRError, IRStreamEvent } from '../ir.ts';
 import { decodeStreamError } from './errors.ts';
 import { stopReasonFromAnthropic, usageFromAnthropic } from './mapping.ts';
 import type { CacheCounts } from './mapping.ts';
-import { isRecord, numberField, stringField } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { numberField, stringField } from './util.ts';
 
 type BlockKind = 'text' | 'thinking' | 'redacted' | 'tool_use';
 

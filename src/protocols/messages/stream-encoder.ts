@@ -6,8 +6,8 @@ import type { IRError, IRStopReason, IRStreamBlockStart, IRStreamDelta, IRStream
 import { sseFrame } from '../sse.ts';
 import { deltaUsageToAnthropic, stopReasonToAnthropic, usageToAnthropic } from './mapping.ts';
 import { anthropicSignature } from './response.ts';
+import type { JsonObject } from '../shared/json.ts';
 import { messageId } from './util.ts';
-import type { JsonObject } from './util.ts';
 
 type Phase = 'idle' | 'streaming' | 'finishing' | 'done' | 'failed';
 type BlockKind = 'text' | 'thinking' | 'redacted' | 'tool_use';

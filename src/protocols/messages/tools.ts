@@ -1,8 +1,9 @@
 // Tool definitions and tool choice ⇄ Anthropic (protocols.md §8.5, §8.6).
 import { CodecError } from '../codec.ts';
 import type { IRRequest, IRTool, IRToolChoice } from '../ir.ts';
-import { expectRecord, optionalBoolean, optionalString, pushUnique, requireString } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { expectRecord, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { optionalBoolean, optionalString, requireString } from './util.ts';
 
 export function decodeTools(raw: unknown, dropped: string[]): IRTool[] | undefined {
   if (raw === undefined || raw === null) return undefined;
@@ -117,4 +118,3 @@ function encodeChoice(choice: IRToolChoice | undefined, noParallel: boolean): Js
       return { type: choice.mode === 'required' ? 'any' : 'auto', ...parallel };
   }
 }
-

@@ -1,17 +1,9 @@
-// Small validation and id helpers for the Anthropic Messages codec.
-import { randomBytes } from 'node:crypto';
+// Validation (Anthropic wording: the path unquoted) and id helpers for the Messages codec. The JSON guards it
+// shares with the other codecs are in ../shared/json.ts.
 import { CodecError } from '../codec.ts';
-
-export type JsonObject = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function expectRecord(value: unknown, path: string): JsonObject {
-  if (!isRecord(value)) throw new CodecError(`${path} must be an object`, path);
-  return value;
-}
+import { randomId } from '../shared/ids.ts';
+import { parseToolArguments } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 export function requireString(obj: JsonObject, key: string, path: string): string {
   const value = obj[key];
@@ -60,31 +52,10 @@ export function stringField(obj: JsonObject | undefined, key: string): string | 
   return typeof value === 'string' ? value : undefined;
 }
 
-export function pushUnique(list: string[], item: string): void {
-  if (!list.includes(item)) list.push(item);
-}
-
-export function randomId(prefix: string): string {
-  return `${prefix}${randomBytes(12).toString('hex')}`;
-}
-
 /** An id in Anthropic's `msg_` form, keeping the source id when there is one. */
 export function messageId(id: string | undefined): string {
   if (id === undefined || id === '') return randomId('msg_');
   return id.startsWith('msg_') ? id : `msg_${id}`;
-}
-
-/** Tool-call arguments (a JSON string) → the object Anthropic wants: '' is {}, anything but a JSON object is a 400. */
-export function parseToolArguments(text: string, path: string): JsonObject {
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new CodecError(`${path} is not valid JSON`, path);
-  }
-  if (!isRecord(parsed)) throw new CodecError(`${path} must encode a JSON object`, path);
-  return parsed;
 }
 
 /** Arguments an upstream produced: broken JSON there is the upstream's fault (502), not the client's. */
@@ -95,8 +66,4 @@ export function parseUpstreamArguments(text: string, path: string): JsonObject {
     const message = error instanceof Error ? error.message : String(error);
     throw new CodecError(`upstream tool call: ${message}`, path, 502);
   }
-}
-
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
 }

@@ -2,17 +2,11 @@
 // URL), input_file (bytes) — protocols.md §2.2, §8.4.
 import { CodecError } from '../codec.ts';
 import type { IRBlock, IRDocumentBlock, IRImageBlock, IRTextBlock } from '../ir.ts';
-import { isObject, parseDataUrl, toDataUrl } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { fileDataDocument, imageSource, toDataUrl } from '../shared/openai-content.ts';
 
 const TEXT_TYPES = new Set(['input_text', 'output_text', 'text']);
-
-export function imageSource(url: string, path: string): IRImageBlock['source'] {
-  const parsed = parseDataUrl(url);
-  if (parsed) return { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
-  if (/^https?:\/\//i.test(url)) return { kind: 'url', url };
-  throw new CodecError(`'${path}' must be an http(s) URL or a base64 data URL`, path);
-}
 
 function decodeImage(part: JsonObject, path: string): IRImageBlock {
   const url = part['image_url'];
@@ -26,24 +20,12 @@ function decodeImage(part: JsonObject, path: string): IRImageBlock {
   return block;
 }
 
-function mediaTypeForFilename(filename: string | undefined): string {
-  if (filename && /\.txt$/i.test(filename)) return 'text/plain';
-  if (filename && /\.(md|markdown)$/i.test(filename)) return 'text/markdown';
-  return 'application/pdf';
-}
-
 function decodeFile(part: JsonObject, path: string): IRDocumentBlock {
   const data = part['file_data'];
   if (typeof data !== 'string') {
     throw new CodecError('input_file needs file_data: file ids and file URLs cannot be translated to another provider', `${path}.file_data`);
   }
-  const filename = typeof part['filename'] === 'string' ? part['filename'] : undefined;
-  const parsed = parseDataUrl(data);
-  const block: IRDocumentBlock = parsed
-    ? { type: 'document', mediaType: parsed.mediaType, data: parsed.data }
-    : { type: 'document', mediaType: mediaTypeForFilename(filename), data };
-  if (filename !== undefined) block.filename = filename;
-  return block;
+  return fileDataDocument(data, typeof part['filename'] === 'string' ? part['filename'] : undefined);
 }
 
 export function decodeText(part: JsonObject, path: string): IRTextBlock {
@@ -52,7 +34,7 @@ export function decodeText(part: JsonObject, path: string): IRTextBlock {
 }
 
 export function decodePart(part: unknown, path: string): IRBlock {
-  if (!isObject(part)) throw new CodecError(`'${path}' must be an object`, path);
+  if (!isRecord(part)) throw new CodecError(`'${path}' must be an object`, path);
   const type = part['type'];
   if (typeof type === 'string' && TEXT_TYPES.has(type)) return decodeText(part, path);
   if (type === 'refusal' && typeof part['refusal'] === 'string') return { type: 'text', text: part['refusal'] };

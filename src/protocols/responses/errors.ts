@@ -3,8 +3,10 @@
 // decides the kind; in-band stream errors (`error` events, `response.failed`) are classified by their code.
 import { kindForStatus } from '../error-shapes.ts';
 import type { IRError, IRErrorKind } from '../ir.ts';
-import { isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { errorFromInfo, errorInfoFields, extractErrorInfo } from '../shared/decode-error.ts';
+import type { ErrorInfo } from '../shared/decode-error.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 const IN_BAND: Record<string, { kind: IRErrorKind; status: number }> = {
   rate_limit_exceeded: { kind: 'rate_limit', status: 429 },
@@ -17,55 +19,16 @@ const IN_BAND: Record<string, { kind: IRErrorKind; status: number }> = {
   service_unavailable_error: { kind: 'overloaded', status: 503 },
 };
 
-interface ErrorInfo {
-  message?: string;
-  type?: string;
-  code?: string;
-  param?: string;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
+/** `response.failed` events nest the error under `response`; everything else has it at the top. */
 function fromObject(body: JsonObject): ErrorInfo {
-  const inner = isObject(body['response']) && isObject(body['response']['error']) ? body['response']['error'] : body['error'];
+  const inner = isRecord(body['response']) && isRecord(body['response']['error']) ? body['response']['error'] : body['error'];
   if (typeof inner === 'string') return { message: inner };
-  const source = isObject(inner) ? inner : body;
-  const info: ErrorInfo = {};
-  const fields: Array<[keyof ErrorInfo, string | undefined]> = [
-    ['message', str(source['message']) ?? str(source['detail']) ?? str(body['message'])],
-    ['type', str(source['type']) ?? str(source['status'])],
-    ['code', str(source['code'])],
-    ['param', str(source['param'])],
-  ];
-  for (const [key, value] of fields) if (value !== undefined) info[key] = value;
-  return info;
-}
-
-function extract(body: unknown): ErrorInfo {
-  if (typeof body === 'string') {
-    try {
-      return extract(JSON.parse(body) as unknown);
-    } catch {
-      const text = body.trim();
-      return text === '' ? {} : { message: text.slice(0, 1000) };
-    }
-  }
-  if (Array.isArray(body)) return extract(body[0]);
-  return isObject(body) ? fromObject(body) : {};
+  return errorInfoFields(isRecord(inner) ? inner : body, body);
 }
 
 /** `status` < 400 (e.g. 0) means an in-band error whose body must say what it is. */
 export function decodeResponsesError(status: number, body: unknown): IRError {
-  const info = extract(body);
+  const info = extractErrorInfo(body, fromObject);
   const inBand = status < 400 ? (IN_BAND[info.code ?? ''] ?? IN_BAND[info.type ?? ''] ?? { kind: 'server_error', status: 500 }) : undefined;
-  const error: IRError = {
-    status: inBand?.status ?? status,
-    kind: inBand?.kind ?? kindForStatus(status),
-    message: info.message ?? `Upstream returned HTTP ${status}`,
-  };
-  if (info.code !== undefined) error.code = info.code;
-  if (info.param !== undefined) error.param = info.param;
-  return error;
+  return errorFromInfo(info, status, { status: inBand?.status ?? status, kind: inBand?.kind ?? kindForStatus(status) });
 }

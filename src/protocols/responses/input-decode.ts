@@ -6,8 +6,8 @@ import { CodecError } from '../codec.ts';
 import type { IRBlock, IRMessage, IRReasoningBlock, IRToolResultBlock } from '../ir.ts';
 import { decodeContent, decodePart, decodeTextOnly } from './content.ts';
 import { unpackReasoningToken } from './signature.ts';
-import { addDropped, isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 interface DecodeState {
   system: string[];
@@ -53,7 +53,7 @@ function decodeOutputContent(output: unknown, path: string, dropped: string[]): 
   output.forEach((part, i) => {
     const block = decodePart(part, `${path}[${i}]`);
     if (block.type === 'text' || block.type === 'image') content.push(block);
-    else addDropped(dropped, 'function_call_output.input_file');
+    else pushUnique(dropped, 'function_call_output.input_file');
   });
   return content;
 }
@@ -66,7 +66,7 @@ function decodeFunctionOutput(state: DecodeState, item: JsonObject, path: string
 
 function textsOf(parts: unknown): string[] {
   if (!Array.isArray(parts)) return [];
-  return parts.flatMap((part) => (isObject(part) && typeof part['text'] === 'string' ? [part['text']] : []));
+  return parts.flatMap((part) => (isRecord(part) && typeof part['text'] === 'string' ? [part['text']] : []));
 }
 
 /** A reasoning item: summary texts (or raw reasoning_text content) joined by blank lines. */
@@ -84,7 +84,7 @@ function itemType(item: JsonObject): unknown {
 }
 
 function decodeItem(state: DecodeState, item: unknown, path: string): void {
-  if (!isObject(item)) throw new CodecError(`'${path}' must be an object`, path);
+  if (!isRecord(item)) throw new CodecError(`'${path}' must be an object`, path);
   const type = itemType(item);
   switch (type) {
     case 'message':

@@ -3,11 +3,12 @@
 // items, tool calls become function_call items. Only OpenAI's own encrypted reasoning can be sent back.
 import type { IRBlock, IRMessage, IRReasoningBlock, IRToolResultBlock } from '../ir.ts';
 import { encodeInputPart } from './content.ts';
-import { addDropped, newId } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { newId } from './util.ts';
 
 function encodeToolOutput(block: IRToolResultBlock, dropped: string[]): JsonObject {
-  if (block.isError) addDropped(dropped, 'tool_result.is_error');
+  if (block.isError) pushUnique(dropped, 'tool_result.is_error');
   const only = block.content[0];
   const output = block.content.length === 0 ? '' : block.content.length === 1 && only?.type === 'text' ? only.text : block.content.map(encodeInputPart);
   return { type: 'function_call_output', call_id: block.callId, output };
@@ -15,7 +16,7 @@ function encodeToolOutput(block: IRToolResultBlock, dropped: string[]): JsonObje
 
 function encodeReasoning(block: IRReasoningBlock, dropped: string[]): JsonObject | undefined {
   if (block.signature?.vendor !== 'openai' || block.redacted !== undefined) {
-    addDropped(dropped, 'reasoning');
+    pushUnique(dropped, 'reasoning');
     return undefined;
   }
   const summary = block.text === '' ? [] : [{ type: 'summary_text', text: block.text }];
@@ -35,7 +36,7 @@ function encodeUser(message: IRMessage, dropped: string[], out: JsonObject[]): v
     } else if (block.type === 'text' || block.type === 'image' || block.type === 'document') {
       parts.push(encodeInputPart(block));
     } else {
-      addDropped(dropped, `user.${block.type}`);
+      pushUnique(dropped, `user.${block.type}`);
     }
   }
   flush();
@@ -48,7 +49,7 @@ function assistantItem(block: IRBlock, dropped: string[]): JsonObject | undefine
     case 'reasoning':
       return encodeReasoning(block, dropped);
     default:
-      addDropped(dropped, `assistant.${block.type}`);
+      pushUnique(dropped, `assistant.${block.type}`);
       return undefined;
   }
 }

@@ -1,8 +1,8 @@
 // Responses status and usage ⇄ IR (protocols.md §2.4, §8.12, §8.13). Usage numbers map one to one: input
 // includes cached tokens and output includes reasoning tokens, as in the IR.
 import type { IRStopReason, IRUsage } from '../ir.ts';
-import { isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 export interface TerminalStatus {
   status: 'completed' | 'incomplete';
@@ -24,19 +24,19 @@ export function statusFor(stop: IRStopReason): TerminalStatus {
 /** A terminal response's status (+ incomplete reason) → IR stop reason; function calls mean tool_use. */
 export function stopReasonFor(status: unknown, incompleteDetails: unknown, hasCalls: boolean): IRStopReason {
   if (status === 'incomplete') {
-    const reason = isObject(incompleteDetails) ? incompleteDetails['reason'] : undefined;
+    const reason = isRecord(incompleteDetails) ? incompleteDetails['reason'] : undefined;
     return reason === 'content_filter' ? 'content_filter' : 'max_tokens';
   }
   return hasCalls ? 'tool_use' : 'end_turn';
 }
 
 function count(obj: unknown, key: string): number | undefined {
-  const value = isObject(obj) ? obj[key] : undefined;
+  const value = isRecord(obj) ? obj[key] : undefined;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 export function decodeUsage(raw: unknown): IRUsage | undefined {
-  if (!isObject(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   const usage: IRUsage = { inputTokens: count(raw, 'input_tokens') ?? 0, outputTokens: count(raw, 'output_tokens') ?? 0 };
   const cacheRead = count(raw['input_tokens_details'], 'cached_tokens');
   const cacheWrite = count(raw['input_tokens_details'], 'cache_write_tokens');

@@ -3,8 +3,9 @@
 import type { IRBlock, IRReasoningBlock, IRToolCallBlock } from '../ir.ts';
 import { decodeReasoningItem } from './input-decode.ts';
 import { packReasoningToken } from './signature.ts';
-import { isObject, newId } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { newId } from './util.ts';
 
 export type ItemStatus = 'in_progress' | 'completed';
 
@@ -55,7 +56,7 @@ export function encodeOutput(blocks: IRBlock[]): JsonObject[] {
 function decodeMessageItem(item: JsonObject): IRBlock[] {
   const content = Array.isArray(item['content']) ? item['content'] : [];
   return content.flatMap((part): IRBlock[] => {
-    if (!isObject(part)) return [];
+    if (!isRecord(part)) return [];
     if (part['type'] === 'output_text' && typeof part['text'] === 'string') return [{ type: 'text', text: part['text'] }];
     if (part['type'] === 'refusal' && typeof part['refusal'] === 'string') return [{ type: 'text', text: part['refusal'] }];
     return [];
@@ -75,7 +76,7 @@ function decodeFunctionCallItem(item: JsonObject): IRToolCallBlock {
 export function decodeOutput(items: unknown): IRBlock[] {
   if (!Array.isArray(items)) return [];
   return items.flatMap((item): IRBlock[] => {
-    if (!isObject(item)) return [];
+    if (!isRecord(item)) return [];
     if (item['type'] === 'message') return decodeMessageItem(item);
     if (item['type'] === 'function_call') return [decodeFunctionCallItem(item)];
     if (item['type'] === 'reasoning') return [decodeReasoningItem(item)];

@@ -1,7 +1,7 @@
 // Responses request body → IR (protocols.md §2.1).
 // Server-state features cannot be honoured by a translating gateway: it keeps no responses, so
-// `previous_response_id`, `conversation` and `background` are rejected with a 400 that says so (silently
-// answering without the earlier turns would be a wrong answer). `store` is accepted and ignored: nothing is
+// `previous_response_id`, `conversation`, stored `prompt` templates and `background` are rejected with a
+// 400 that says so (silently answering without the earlier turns or the template would be a wrong answer). `store` is accepted and ignored: nothing is
 // stored, and a later request that refers back to it gets the same clear 400.
 import { CodecError } from '../codec.ts';
 import type { RequestDecodeContext } from '../codec.ts';
@@ -9,12 +9,13 @@ import type { IRRequest } from '../ir.ts';
 import { decodeInput } from './input-decode.ts';
 import { decodeReasoning, decodeTextConfig } from './settings.ts';
 import { decodeToolChoice, decodeTools } from './tools.ts';
-import { isObject, optionalBoolean, optionalNumber, optionalString } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { decodeModel, optionalBoolean, optionalNumber, optionalString } from '../shared/openai-fields.ts';
 
 const CARRIED = new Set([
   'model', 'input', 'instructions', 'stream', 'max_output_tokens', 'temperature', 'top_p', 'tools', 'tool_choice',
-  'parallel_tool_calls', 'text', 'reasoning', 'user', 'previous_response_id', 'conversation', 'background',
+  'parallel_tool_calls', 'text', 'reasoning', 'user', 'previous_response_id', 'conversation', 'prompt', 'background',
 ]);
 
 /** Bookkeeping fields with no effect on the answer: ignored without being reported as dropped. */
@@ -29,10 +30,10 @@ function droppedFields(body: JsonObject): string[] {
 }
 
 function rejectServerState(body: JsonObject): void {
-  const stored = ['previous_response_id', 'conversation'].find((key) => body[key] !== undefined && body[key] !== null);
+  const stored = ['previous_response_id', 'conversation', 'prompt'].find((key) => body[key] !== undefined && body[key] !== null);
   if (stored) {
     throw new CodecError(
-      `'${stored}' cannot be used with this model: the gateway does not store responses or conversations. Send the full conversation in 'input' instead.`,
+      `'${stored}' cannot be used with this model: the gateway does not store responses, conversations or prompts. Send the full conversation and instructions in the request instead.`,
       stored,
     );
   }
@@ -41,19 +42,12 @@ function rejectServerState(body: JsonObject): void {
   }
 }
 
-function decodeModel(body: JsonObject, ctx: RequestDecodeContext | undefined): string {
-  if (ctx?.model !== undefined) return ctx.model;
-  const model = body['model'];
-  if (typeof model !== 'string' || model === '') throw new CodecError("'model' is required", 'model');
-  return model;
-}
-
 function assign<K extends keyof IRRequest>(ir: IRRequest, key: K, value: IRRequest[K] | undefined): void {
   if (value !== undefined) ir[key] = value;
 }
 
 export function decodeResponsesRequest(body: unknown, ctx?: RequestDecodeContext): IRRequest {
-  if (!isObject(body)) throw new CodecError('Request body must be a JSON object');
+  if (!isRecord(body)) throw new CodecError('Request body must be a JSON object');
   rejectServerState(body);
   const dropped = droppedFields(body);
   const model = decodeModel(body, ctx);

@@ -6,8 +6,8 @@ import type { IRRequest } from '../ir.ts';
 import { encodeInput } from './input-encode.ts';
 import { encodeFormat, encodeReasoning } from './settings.ts';
 import { encodeToolChoice, encodeTools } from './tools.ts';
-import { addDropped } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 function setIf(body: JsonObject, key: string, value: unknown): void {
   if (value !== undefined) body[key] = value;
@@ -16,20 +16,23 @@ function setIf(body: JsonObject, key: string, value: unknown): void {
 /** Settings Responses has no field for (protocols.md §8.9). */
 function dropUnsupported(request: IRRequest, dropped: string[]): void {
   if (request.n !== undefined && request.n > 1) throw new CodecError('n > 1 is not supported by the Responses API', 'n');
-  if (request.stop && request.stop.length > 0) addDropped(dropped, 'stop');
-  if (request.seed !== undefined) addDropped(dropped, 'seed');
-  if (request.presencePenalty !== undefined) addDropped(dropped, 'presence_penalty');
-  if (request.frequencyPenalty !== undefined) addDropped(dropped, 'frequency_penalty');
-  if (request.topK !== undefined) addDropped(dropped, 'top_k');
+  if (request.stop && request.stop.length > 0) pushUnique(dropped, 'stop');
+  if (request.seed !== undefined) pushUnique(dropped, 'seed');
+  if (request.presencePenalty !== undefined) pushUnique(dropped, 'presence_penalty');
+  if (request.frequencyPenalty !== undefined) pushUnique(dropped, 'frequency_penalty');
+  if (request.topK !== undefined) pushUnique(dropped, 'top_k');
 }
 
 export function encodeResponsesRequest(request: IRRequest, ctx: RequestEncodeContext): JsonObject {
   dropUnsupported(request, ctx.dropped);
   const body: JsonObject = { model: ctx.upstreamModel, input: encodeInput(request.messages, ctx.dropped) };
   if (request.system !== undefined && request.system !== '') body['instructions'] = request.system;
-  if (request.tools && request.tools.length > 0) body['tools'] = encodeTools(request.tools, false);
-  if (request.toolChoice) body['tool_choice'] = encodeToolChoice(request.toolChoice);
-  setIf(body, 'parallel_tool_calls', request.parallelToolCalls);
+  // tool_choice / parallel_tool_calls mean nothing without tools (and OpenAI rejects them there).
+  if (request.tools && request.tools.length > 0) {
+    body['tools'] = encodeTools(request.tools, false);
+    if (request.toolChoice) body['tool_choice'] = encodeToolChoice(request.toolChoice);
+    setIf(body, 'parallel_tool_calls', request.parallelToolCalls);
+  }
   setIf(body, 'max_output_tokens', request.maxTokens);
   setIf(body, 'temperature', request.temperature);
   setIf(body, 'top_p', request.topP);

@@ -7,8 +7,10 @@ import { decodeUsage, encodeUsage, statusFor, stopReasonFor } from './mapping.ts
 import { decodeOutput, encodeOutput } from './output.ts';
 import { encodeFormat } from './settings.ts';
 import { encodeToolChoice, encodeTools } from './tools.ts';
-import { isObject, newId, unixSeconds } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { unixSeconds } from '../shared/ids.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { newId } from './util.ts';
 
 export interface ResponseState {
   id: string;
@@ -68,13 +70,13 @@ export function encodeResponsesResponse(response: IRResponse, ctx: ResponseEncod
 }
 
 function failure(body: JsonObject): CodecError {
-  const error = isObject(body['error']) ? body['error'] : {};
+  const error = isRecord(body['error']) ? body['error'] : {};
   const message = typeof error['message'] === 'string' ? error['message'] : `response status ${String(body['status'])}`;
   return new CodecError(`Upstream response failed: ${message}`, undefined, 502);
 }
 
 export function decodeResponsesResponse(body: unknown): IRResponse {
-  if (!isObject(body) || !Array.isArray(body['output'])) {
+  if (!isRecord(body) || !Array.isArray(body['output'])) {
     throw new CodecError('Upstream sent an invalid Responses object: no output array', undefined, 502);
   }
   if (body['status'] === 'failed' || body['status'] === 'cancelled') throw failure(body);

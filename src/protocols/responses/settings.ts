@@ -1,8 +1,8 @@
 // Responses `text.format` and `reasoning` ⇄ IR (protocols.md §2.1, §8.10, §8.11).
 import { CodecError } from '../codec.ts';
 import type { IREffort, IRReasoningConfig, IRResponseFormat } from '../ir.ts';
-import { addDropped, isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord, pushUnique } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 const EFFORTS: readonly IREffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 const SUMMARIES = new Set(['auto', 'concise', 'detailed']);
@@ -10,14 +10,14 @@ const SUMMARIES = new Set(['auto', 'concise', 'detailed']);
 /** `text` → response format; `text.verbosity` cannot be carried and is reported. */
 export function decodeTextConfig(text: unknown, dropped: string[]): IRResponseFormat | undefined {
   if (text === undefined || text === null) return undefined;
-  if (!isObject(text)) throw new CodecError("'text' must be an object", 'text');
-  if (text['verbosity'] !== undefined && text['verbosity'] !== null) addDropped(dropped, 'text.verbosity');
+  if (!isRecord(text)) throw new CodecError("'text' must be an object", 'text');
+  if (text['verbosity'] !== undefined && text['verbosity'] !== null) pushUnique(dropped, 'text.verbosity');
   const format = text['format'];
   if (format === undefined || format === null) return undefined;
-  if (!isObject(format)) throw new CodecError("'text.format' must be an object", 'text.format');
+  if (!isRecord(format)) throw new CodecError("'text.format' must be an object", 'text.format');
   if (format['type'] === 'text' || format['type'] === 'json_object') return { type: format['type'] };
   if (format['type'] !== 'json_schema') throw new CodecError(`text.format type '${String(format['type'])}' is not supported`, 'text.format.type');
-  if (!isObject(format['schema'])) throw new CodecError("'text.format.schema' is required", 'text.format.schema');
+  if (!isRecord(format['schema'])) throw new CodecError("'text.format.schema' is required", 'text.format.schema');
   const out: IRResponseFormat = { type: 'json_schema', schema: format['schema'] };
   if (typeof format['name'] === 'string') out.name = format['name'];
   if (typeof format['description'] === 'string') out.description = format['description'];
@@ -38,7 +38,7 @@ export function encodeFormat(format: IRResponseFormat | undefined): JsonObject {
 
 export function decodeReasoning(raw: unknown): IRReasoningConfig | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (!isObject(raw)) throw new CodecError("'reasoning' must be an object", 'reasoning');
+  if (!isRecord(raw)) throw new CodecError("'reasoning' must be an object", 'reasoning');
   const effort = raw['effort'];
   if (effort !== undefined && effort !== null && !(EFFORTS as readonly unknown[]).includes(effort)) {
     throw new CodecError(`'reasoning.effort' must be one of ${EFFORTS.join(', ')}`, 'reasoning.effort');

@@ -7,11 +7,12 @@ import type { IRError, IRStreamEvent } from '../ir.ts';
 import { decodeResponsesError } from './errors.ts';
 import { decodeUsage, stopReasonFor } from './mapping.ts';
 import { unpackReasoningToken } from './signature.ts';
-import { isObject, newId } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { newId } from './util.ts';
 
 type OpenBlock =
-  | { kind: 'text'; index: number }
+  | { kind: 'text'; index: number; length: number }
   | { kind: 'reasoning'; index: number; summaries: number }
   | { kind: 'tool'; index: number; argsLength: number };
 
@@ -37,7 +38,7 @@ class ResponsesStreamDecoder implements StreamDecoder {
     } catch {
       return this.#fail({ status: 502, kind: 'server_error', message: 'Upstream sent malformed JSON in its event stream' });
     }
-    if (!isObject(event)) return [];
+    if (!isRecord(event)) return [];
     this.#out = [];
     this.#dispatch(str(event['type']) || (frame.event ?? ''), event);
     return this.#out;
@@ -66,6 +67,10 @@ class ResponsesStreamDecoder implements StreamDecoder {
       case 'response.output_text.delta':
       case 'response.refusal.delta':
         return this.#text(str(event['delta']));
+      case 'response.output_text.done':
+      case 'response.refusal.done':
+        if (this.#open?.kind !== 'text' || this.#open.length === 0) this.#text(str(event['text'] ?? event['refusal']));
+        return;
       case 'response.reasoning_summary_part.added':
         return this.#summaryPart();
       case 'response.reasoning_summary_text.delta':
@@ -92,15 +97,15 @@ class ResponsesStreamDecoder implements StreamDecoder {
     if (this.#started) return;
     this.#started = true;
     const start: IRStreamEvent = { type: 'start' };
-    if (isObject(response) && typeof response['id'] === 'string') start.id = response['id'];
-    if (isObject(response) && typeof response['model'] === 'string') start.model = response['model'];
+    if (isRecord(response) && typeof response['id'] === 'string') start.id = response['id'];
+    if (isRecord(response) && typeof response['model'] === 'string') start.model = response['model'];
     this.#out.push(start);
   }
 
   #itemAdded(item: unknown): void {
     this.#start(undefined);
     this.#close();
-    if (!isObject(item)) return;
+    if (!isRecord(item)) return;
     if (item['type'] === 'reasoning') {
       const token = typeof item['encrypted_content'] === 'string' ? unpackReasoningToken(item['encrypted_content']) : {};
       this.#openBlock({ kind: 'reasoning', index: this.#nextIndex, summaries: 0 }, token.redacted);
@@ -117,26 +122,29 @@ class ResponsesStreamDecoder implements StreamDecoder {
 
   #itemDone(item: unknown): void {
     const open = this.#open;
-    if (open?.kind === 'reasoning' && isObject(item) && typeof item['encrypted_content'] === 'string') {
+    if (open?.kind === 'reasoning' && isRecord(item) && typeof item['encrypted_content'] === 'string') {
       const token = unpackReasoningToken(item['encrypted_content']);
       if (token.signature) this.#out.push({ type: 'block_delta', index: open.index, delta: { type: 'signature', signature: token.signature } });
     }
-    if (open?.kind === 'tool' && open.argsLength === 0 && isObject(item)) this.#arguments(str(item['arguments']));
+    if (open?.kind === 'tool' && open.argsLength === 0 && isRecord(item)) this.#arguments(str(item['arguments']));
     this.#close();
   }
 
   #partAdded(part: unknown): void {
-    if (!isObject(part) || (part['type'] !== 'output_text' && part['type'] !== 'refusal')) return;
+    if (!isRecord(part) || (part['type'] !== 'output_text' && part['type'] !== 'refusal')) return;
     this.#close();
-    this.#openBlock({ kind: 'text', index: this.#nextIndex });
+    this.#openBlock({ kind: 'text', index: this.#nextIndex, length: 0 });
   }
 
   #text(delta: string): void {
     if (this.#open?.kind !== 'text') {
       this.#close();
-      this.#openBlock({ kind: 'text', index: this.#nextIndex });
+      this.#openBlock({ kind: 'text', index: this.#nextIndex, length: 0 });
     }
-    if (delta !== '' && this.#open) this.#out.push({ type: 'block_delta', index: this.#open.index, delta: { type: 'text', text: delta } });
+    const open = this.#open;
+    if (delta === '' || open?.kind !== 'text') return;
+    open.length += delta.length;
+    this.#out.push({ type: 'block_delta', index: open.index, delta: { type: 'text', text: delta } });
   }
 
   #summaryPart(): void {
@@ -168,7 +176,7 @@ class ResponsesStreamDecoder implements StreamDecoder {
   #complete(response: unknown): void {
     this.#start(response);
     this.#close();
-    const body = isObject(response) ? response : {};
+    const body = isRecord(response) ? response : {};
     const usage = decodeUsage(body['usage']);
     if (usage) this.#out.push({ type: 'usage', usage });
     this.#out.push({ type: 'finish', stopReason: stopReasonFor(body['status'], body['incomplete_details'], this.#sawCall) });

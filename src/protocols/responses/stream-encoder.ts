@@ -5,15 +5,16 @@
 // `response.completed`/`response.incomplete` carrying the full output and usage. Anything out of order throws
 // instead of producing an event a strict client would reject.
 import type { ResponseEncodeContext, StreamEncoder } from '../codec.ts';
-import type { IRError, IRStopReason, IRStreamBlockStart, IRStreamDelta, IRStreamEvent, IRUsage } from '../ir.ts';
+import type { IRError, IRStopReason, IRStreamDelta, IRStreamEvent, IRUsage } from '../ir.ts';
 import { sseFrame } from '../sse.ts';
+import { mergeUsage } from '../shared/usage.ts';
 import { encodeUsage, statusFor } from './mapping.ts';
 import { responseId, responseObject } from './response.ts';
 import type { ResponseState } from './response.ts';
 import { ItemWriter } from './stream-items.ts';
 import type { Emit } from './stream-items.ts';
-import { unixSeconds } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { unixSeconds } from '../shared/ids.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 type State = 'init' | 'streaming' | 'finishing' | 'terminal';
 
@@ -49,13 +50,13 @@ class ResponsesStreamEncoder implements StreamEncoder {
     switch (event.type) {
       case 'start':
         this.#expect(this.#state === 'init', event);
-        if (event.usage) this.#usage = { ...event.usage };
+        if (event.usage) this.#usage = mergeUsage(this.#usage, event.usage);
         this.#begin(event.id);
         break;
       case 'block_start':
         this.#expect(this.#state === 'streaming' && !this.#items.isOpen && event.index > this.#lastIndex, event);
         this.#lastIndex = event.index;
-        this.#blockStart(event.block);
+        this.#items.open(event.index, event.block);
         break;
       case 'block_delta':
         this.#expect(this.#state === 'streaming' && this.#items.openIndex === event.index, event);
@@ -67,7 +68,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
         break;
       case 'usage':
         this.#expect(this.#state === 'streaming' || this.#state === 'finishing', event);
-        this.#usage = { ...this.#usage, ...event.usage };
+        this.#usage = mergeUsage(this.#usage, event.usage);
         break;
       case 'finish':
         this.#expect(this.#state === 'streaming' && !this.#items.isOpen, event);
@@ -95,10 +96,6 @@ class ResponsesStreamEncoder implements StreamEncoder {
     this.#response.id = responseId(upstreamId);
     this.#emit('response.created', { response: this.#snapshot() });
     this.#emit('response.in_progress', { response: this.#snapshot() });
-  }
-
-  #blockStart(block: IRStreamBlockStart): void {
-    this.#items.open(this.#lastIndex, block);
   }
 
   #blockDelta(delta: IRStreamDelta): void {

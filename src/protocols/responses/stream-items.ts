@@ -3,8 +3,8 @@
 // SDK's accumulator requires and appends the finished item to the response output.
 import type { IRStreamBlockStart, IRStreamDelta, Vendor } from '../ir.ts';
 import { functionCallItem, messageItem, outputTextPart, reasoningItem, summaryPart } from './output.ts';
+import type { JsonObject } from '../shared/json.ts';
 import { newId } from './util.ts';
-import type { JsonObject } from './util.ts';
 
 export type Emit = (type: string, payload: JsonObject) => void;
 
@@ -109,4 +109,3 @@ export class ItemWriter {
     return { item_id: item.id, output_index: item.outputIndex };
   }
 }
-

@@ -2,29 +2,13 @@
 // (web_search, file_search, code_interpreter, mcp, custom, …) have no equivalent at other providers.
 import { CodecError } from '../codec.ts';
 import type { IRTool, IRToolChoice } from '../ir.ts';
-import { isObject } from './util.ts';
-import type { JsonObject } from './util.ts';
+import { isRecord } from '../shared/json.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { decodeFunctionTools, decodeToolChoiceWith, encodeToolChoiceWith, functionDefinition } from '../shared/openai-tools.ts';
 
-function decodeTool(tool: unknown, path: string): IRTool {
-  if (!isObject(tool)) throw new CodecError(`'${path}' must be an object`, path);
-  if (tool['type'] !== 'function') {
-    throw new CodecError(`Tool type '${String(tool['type'])}' cannot be translated to another provider; only function tools can`, `${path}.type`);
-  }
-  if (typeof tool['name'] !== 'string' || tool['name'] === '') throw new CodecError(`'${path}.name' is required`, `${path}.name`);
-  const out: IRTool = { name: tool['name'] };
-  if (typeof tool['description'] === 'string') out.description = tool['description'];
-  if (tool['parameters'] !== undefined && tool['parameters'] !== null) {
-    if (!isObject(tool['parameters'])) throw new CodecError(`'${path}.parameters' must be an object`, `${path}.parameters`);
-    out.parameters = tool['parameters'];
-  }
-  if (typeof tool['strict'] === 'boolean') out.strict = tool['strict'];
-  return out;
-}
-
+/** Responses function tools are flat: the definition fields sit on the tool itself. */
 export function decodeTools(tools: unknown): IRTool[] | undefined {
-  if (tools === undefined || tools === null) return undefined;
-  if (!Array.isArray(tools)) throw new CodecError("'tools' must be an array", 'tools');
-  return tools.map((tool, i) => decodeTool(tool, `tools[${i}]`));
+  return decodeFunctionTools(tools, functionDefinition);
 }
 
 function decodeAllowed(choice: JsonObject): IRToolChoice {
@@ -32,7 +16,7 @@ function decodeAllowed(choice: JsonObject): IRToolChoice {
   if (mode !== 'auto' && mode !== 'required') throw new CodecError("'tool_choice.mode' must be 'auto' or 'required'", 'tool_choice.mode');
   if (!Array.isArray(choice['tools'])) throw new CodecError("'tool_choice.tools' must be an array", 'tool_choice.tools');
   const names = choice['tools'].map((ref, i) => {
-    if (!isObject(ref) || ref['type'] !== 'function' || typeof ref['name'] !== 'string') {
+    if (!isRecord(ref) || ref['type'] !== 'function' || typeof ref['name'] !== 'string') {
       throw new CodecError('Only function tools can be listed in allowed_tools', `tool_choice.tools[${i}]`);
     }
     return ref['name'];
@@ -40,16 +24,13 @@ function decodeAllowed(choice: JsonObject): IRToolChoice {
   return { type: 'allowed', mode, names };
 }
 
+function functionName(choice: JsonObject): string {
+  if (typeof choice['name'] !== 'string') throw new CodecError("'tool_choice.name' is required", 'tool_choice.name');
+  return choice['name'];
+}
+
 export function decodeToolChoice(choice: unknown): IRToolChoice | undefined {
-  if (choice === undefined || choice === null) return undefined;
-  if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
-  if (!isObject(choice)) throw new CodecError("'tool_choice' must be 'auto', 'none', 'required' or an object", 'tool_choice');
-  if (choice['type'] === 'function') {
-    if (typeof choice['name'] !== 'string') throw new CodecError("'tool_choice.name' is required", 'tool_choice.name');
-    return { type: 'tool', name: choice['name'] };
-  }
-  if (choice['type'] === 'allowed_tools') return decodeAllowed(choice);
-  throw new CodecError(`tool_choice type '${String(choice['type'])}' cannot be translated to another provider`, 'tool_choice.type');
+  return decodeToolChoiceWith(choice, { functionName, allowedTools: decodeAllowed });
 }
 
 /**
@@ -67,14 +48,8 @@ export function encodeTools(tools: IRTool[], unsetStrict: false | null): JsonObj
 }
 
 export function encodeToolChoice(choice: IRToolChoice): unknown {
-  switch (choice.type) {
-    case 'auto':
-    case 'none':
-    case 'required':
-      return choice.type;
-    case 'tool':
-      return { type: 'function', name: choice.name };
-    case 'allowed':
-      return { type: 'allowed_tools', mode: choice.mode, tools: choice.names.map((name) => ({ type: 'function', name })) };
-  }
+  return encodeToolChoiceWith(choice, {
+    functionRef: (name) => ({ type: 'function', name }),
+    allowedTools: (mode, tools) => ({ type: 'allowed_tools', mode, tools }),
+  });
 }

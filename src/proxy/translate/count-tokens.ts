@@ -9,7 +9,7 @@ import type { TranslatorTools } from '../../core/plugin.ts';
 import { GatewayError } from '../../errors/catalogue.ts';
 import { codecFor } from '../../protocols/index.ts';
 import type { IRBlock, IRRequest } from '../../protocols/ir.ts';
-import { decodeClientRequest, encodeForUpstream, type TranslateDeps } from './prepare.ts';
+import { decodeClientRequest, encodeForUpstream, noteDropped, type TranslateDeps } from './prepare.ts';
 import { relayUpstreamError } from './upstream-error.ts';
 import { callUpstream, readCapped, parseJsonOr, upstreamHeaders, upstreamProtocolFor } from './upstream.ts';
 
@@ -56,23 +56,41 @@ function countBody(upstream: 'messages' | 'gemini', body: Record<string, unknown
   return { generateContentRequest: { model: `models/${model}`, ...request } };
 }
 
+/** The count in the client's own shape (Responses' input_tokens shape for OpenAI clients). */
+function countShape(ctx: RequestContext, count: number): Record<string, unknown> {
+  if (ctx.protocol === 'gemini') return { totalTokens: count };
+  if (ctx.protocol === 'messages') return { input_tokens: count };
+  return { object: 'response.input_tokens', input_tokens: count };
+}
+
 function answer(ctx: RequestContext, res: Response, count: number): void {
-  const body = ctx.protocol === 'gemini' ? { totalTokens: count } : ctx.protocol === 'messages' ? { input_tokens: count } : { object: 'response.input_tokens', input_tokens: count };
+  const body = countShape(ctx, count);
   ctx.logFields.tokenCount = count;
   res.status(200);
   ctx.response = { status: 200, headers: res.getHeaders(), streamed: false };
   res.json(body);
 }
 
-async function askUpstream(ctx: RequestContext, res: Response, upstream: 'messages' | 'gemini', ir: IRRequest, tools: TranslatorTools, deps: TranslateDeps): Promise<void> {
+async function askUpstream(
+  ctx: RequestContext,
+  res: Response,
+  upstream: 'messages' | 'gemini',
+  ir: IRRequest,
+  tools: TranslatorTools,
+  deps: TranslateDeps,
+): Promise<void> {
   const model = ctx.route!.target.model;
   const encoded = await encodeForUpstream(ctx, res, ir, upstream, deps);
   const operation = upstream === 'messages' ? 'messages_count_tokens' : 'gemini_count_tokens';
-  ctx.upstream = { url: tools.provider.url(operation, model), headers: upstreamHeaders(tools.provider, 'application/json'), body: countBody(upstream, encoded, model) };
+  ctx.upstream = {
+    url: tools.provider.url(operation, model),
+    headers: upstreamHeaders(tools.provider, 'application/json'),
+    body: countBody(upstream, encoded, model),
+  };
   await tools.beforeUpstream(ctx);
   const response = await callUpstream(ctx, tools.provider);
-  if (!response.ok) return relayUpstreamError(ctx, res, response, codecFor(upstream));
-  const parsed = parseJsonOr(await readCapped(response, MAX_COUNT_BODY));
+  if (response.status < 200 || response.status >= 300) return relayUpstreamError(ctx, res, response, codecFor(upstream));
+  const parsed = parseJsonOr(await readCapped(response.body, MAX_COUNT_BODY));
   const record: Record<string, unknown> = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   const count = upstream === 'messages' ? record.input_tokens : record.totalTokens;
   if (typeof count !== 'number') {
@@ -88,6 +106,7 @@ export async function handleCountTokens(ctx: RequestContext, res: Response, tool
   ir.stream = false;
   const upstream = upstreamProtocolFor(tools.provider.type);
   if (upstream !== 'chat') return askUpstream(ctx, res, upstream, ir, tools, deps);
+  noteDropped(ctx, res, ir.dropped ?? []);
   res.setHeader('x-gateway-token-count', 'estimate');
   answer(ctx, res, estimateInputTokens(ir));
 }

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { RequestContext } from '../../core/context.ts';
 import type { TranslatorTools } from '../../core/plugin.ts';
 import { GatewayError } from '../../errors/catalogue.ts';
-import type { Codec, ResponseEncodeContext, StreamEncoder } from '../../protocols/codec.ts';
+import { CodecError, type Codec, type ResponseEncodeContext, type StreamEncoder } from '../../protocols/codec.ts';
 import { createGeminiStreamEncoder } from '../../protocols/gemini/index.ts';
 import { codecFor } from '../../protocols/index.ts';
 import type { IRResponse } from '../../protocols/ir.ts';
@@ -12,15 +12,15 @@ import { decodeClientRequest, encodeForUpstream, type TranslateDeps } from './pr
 import { createSignatureRecorder, recordResponseSignatures } from './signatures.ts';
 import { relayStream, type StreamPlan } from './stream.ts';
 import { relayUpstreamError } from './upstream-error.ts';
-import { callUpstream, generateUrl, upstreamHeaders, upstreamProtocolFor, type UpstreamProtocol } from './upstream.ts';
+import { callUpstream, generateUrl, readJson, upstreamHeaders, upstreamProtocolFor, type UpstreamProtocol, type UpstreamResponse } from './upstream.ts';
 import { tokenUsage } from './usage.ts';
 
 /** A response the gateway cannot read or re-express is the upstream's fault: 502, not the client's 400. */
 function badUpstream(error: unknown, providerId: string): GatewayError {
   if (error instanceof GatewayError) return error;
-  const status = (error as { name?: string; status?: number }).name === 'CodecError' ? (error as { status: number }).status : 502;
+  // A CodecError below 500 is a client-side limit (a feature the client's protocol cannot receive).
+  if (error instanceof CodecError && error.status < 500) return new GatewayError('invalid_request', error.message, { status: error.status });
   const detail = error instanceof Error ? `: ${error.message}` : '';
-  if (status < 500) return new GatewayError('invalid_request', (error as Error).message, { status });
   return new GatewayError('upstream_bad_response', `Provider "${providerId}" sent a response the gateway could not translate${detail}`, { cause: error });
 }
 
@@ -34,7 +34,7 @@ function clientStreamEncoder(ctx: RequestContext, client: Codec, encodeContext: 
 async function relayJson(
   ctx: RequestContext,
   res: Response,
-  upstreamResponse: globalThis.Response,
+  upstreamResponse: UpstreamResponse,
   codecs: { client: Codec; upstream: Codec; upstreamProtocol: UpstreamProtocol },
   encodeContext: ResponseEncodeContext,
   deps: TranslateDeps,
@@ -43,7 +43,7 @@ async function relayJson(
   let answer: IRResponse;
   let body: Record<string, unknown>;
   try {
-    answer = codecs.upstream.decodeResponse(await upstreamResponse.json());
+    answer = codecs.upstream.decodeResponse(await readJson(upstreamResponse.body));
     body = codecs.client.encodeResponse(answer, encodeContext);
   } catch (error) {
     if (ctx.signal.aborted) return;
@@ -70,7 +70,7 @@ export async function handleGenerate(ctx: RequestContext, res: Response, tools: 
   ctx.logFields.translated = `${ctx.protocol}->${upstreamProtocol}`;
   await tools.beforeUpstream(ctx);
   const upstreamResponse = await callUpstream(ctx, provider);
-  if (!upstreamResponse.ok) return relayUpstreamError(ctx, res, upstreamResponse, codecs.upstream);
+  if (upstreamResponse.status < 200 || upstreamResponse.status >= 300) return relayUpstreamError(ctx, res, upstreamResponse, codecs.upstream);
   const encodeContext: ResponseEncodeContext = { request: ir, clientModel: ctx.model ?? ir.model };
   if (!ir.stream) return relayJson(ctx, res, upstreamResponse, codecs, encodeContext, deps, provider.id);
   const plan: StreamPlan = {
@@ -78,5 +78,5 @@ export async function handleGenerate(ctx: RequestContext, res: Response, tools: 
     decoder: codecs.upstream.createStreamDecoder(),
     ...(upstreamProtocol === 'gemini' ? { observe: createSignatureRecorder(deps.signatures) } : {}),
   };
-  return relayStream(ctx, res, upstreamResponse, plan, deps.logger);
+  return relayStream(ctx, res, upstreamResponse.body, plan, deps.logger);
 }

@@ -23,7 +23,8 @@ export async function inlineRemoteImages(request: IRRequest, options: ImageFetch
   if (images.length > options.maxImages) {
     throw new GatewayError(
       'invalid_request',
-      `This request has ${images.length} image URLs; the gateway downloads at most ${options.maxImages} per request for this model's provider. Send the images as base64 instead.`,
+      `This request has ${images.length} image URLs; the gateway downloads at most ${options.maxImages} per request ` +
+        "for this model's provider. Send the images as base64 instead.",
     );
   }
   const cache = new Map<string, Promise<FetchedImage>>();

@@ -43,17 +43,15 @@ class StreamRelay {
     this.#sink = new ClientSink(ctx, res, plan.contentType);
   }
 
-  async run(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  async run(body: AsyncIterable<Uint8Array>): Promise<void> {
     const frames: SseFrame[] = [];
     const parser = createParser({ onEvent: (m) => frames.push(m.event === undefined ? { data: m.data } : { event: m.event, data: m.data }) });
     const text = new TextDecoder();
     const decode = (): IRStreamEvent[] => frames.splice(0).flatMap((frame) => this.#plan.decoder.push(frame));
     try {
-      if (body) {
-        for await (const chunk of body) {
-          parser.feed(text.decode(chunk, { stream: true }));
-          if (!(await this.#emit(decode()))) return;
-        }
+      for await (const chunk of body) {
+        parser.feed(text.decode(chunk, { stream: true }));
+        if (!(await this.#emit(decode()))) return;
       }
       parser.feed(text.decode());
       if (!(await this.#emit([...decode(), ...this.#plan.decoder.end()]))) return;
@@ -123,6 +121,7 @@ class StreamRelay {
   }
 }
 
-export function relayStream(ctx: RequestContext, res: Response, upstream: globalThis.Response, plan: StreamPlan, logger: Logger): Promise<void> {
-  return new StreamRelay(ctx, res, plan, logger).run(upstream.body);
+/** Relays one upstream SSE body; leaving early (error, client gone) ends the iteration, which closes the upstream. */
+export function relayStream(ctx: RequestContext, res: Response, body: AsyncIterable<Uint8Array>, plan: StreamPlan, logger: Logger): Promise<void> {
+  return new StreamRelay(ctx, res, plan, logger).run(body);
 }

@@ -1,5 +1,7 @@
 // The upstream hop of the translated path: which protocol a provider type speaks, its URL and headers,
-// and the call itself (global fetch, aborted by client disconnect, time limit to response headers).
+// and the call itself (aborted by client disconnect, time limit to response headers).
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import type { ProviderType } from '../../config/types.ts';
 import type { RequestContext } from '../../core/context.ts';
 import type { ProviderEndpoint } from '../../core/provider-api.ts';
@@ -38,47 +40,60 @@ export function upstreamHeaders(provider: ProviderEndpoint, accept: 'application
   return { 'content-type': 'application/json', accept, ...provider.authHeaders() };
 }
 
+export interface UpstreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body, chunk by chunk; destroyed (socket closed) when the client disconnects or the reader stops early. */
+  body: IncomingMessage;
+}
+
 /**
- * POSTs `ctx.upstream`. Rejects with a 502/504 GatewayError on connection failure or when the headers take
- * longer than `timeoutMs`; the returned body stays tied to `ctx.signal`, so a client disconnect aborts it.
+ * POSTs `ctx.upstream` over node:http(s) with the default keep-alive agents (the same transport as the
+ * fast path; global fetch measured ~300 µs more CPU per call). Rejects with a 502/504 GatewayError on
+ * connection failure or when the response headers take longer than the provider's `timeoutMs`. The
+ * request is bound to `ctx.signal`, so a client disconnect also aborts a body still being read.
  */
-export async function callUpstream(ctx: RequestContext, provider: ProviderEndpoint): Promise<Response> {
+export function callUpstream(ctx: RequestContext, provider: ProviderEndpoint): Promise<UpstreamResponse> {
   const upstream = ctx.upstream;
-  if (!upstream) throw new Error('callUpstream needs ctx.upstream');
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new DOMException('upstream response headers timed out', 'TimeoutError')), provider.timeoutMs);
+  if (!upstream) return Promise.reject(new Error('callUpstream needs ctx.upstream'));
+  const url = new URL(upstream.url);
+  const payload = upstream.body === undefined ? undefined : JSON.stringify(upstream.body);
+  const headers = payload === undefined ? upstream.headers : { ...upstream.headers, 'content-length': String(Buffer.byteLength(payload)) };
   ctx.timings.upstreamStart = performance.now();
-  try {
-    return await fetch(upstream.url, {
-      method: 'POST',
-      headers: upstream.headers,
-      ...(upstream.body === undefined ? {} : { body: JSON.stringify(upstream.body) }),
-      signal: AbortSignal.any([ctx.signal, deadline.signal]),
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method: 'POST', headers, signal: ctx.signal });
+    const timeout = Object.assign(new Error('upstream response headers timed out'), { code: 'GATEWAY_TIMEOUT' });
+    const timer = setTimeout(() => req.destroy(timeout), provider.timeoutMs);
+    req.once('response', (res) => {
+      clearTimeout(timer);
+      resolve({ status: res.statusCode ?? 502, headers: res.headers, body: res });
     });
-  } catch (error) {
-    throw upstreamFailure(error, provider.id);
-  } finally {
-    clearTimeout(timer);
-  }
+    req.once('error', (error) => {
+      clearTimeout(timer);
+      reject(upstreamFailure(error, provider.id));
+    });
+    req.end(payload);
+  });
 }
 
 /** Reads at most `maxBytes` of a body as text (error bodies: enough to explain, never unbounded). */
-export async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
+export async function readCapped(body: IncomingMessage, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  const reader = response.body.getReader();
-  try {
-    while (size < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    chunks.push(buffer);
+    size += buffer.length;
+    if (size >= maxBytes) break;
   }
   return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
+}
+
+/** A whole JSON body (successful upstream answers). */
+export async function readJson(body: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
 }
 
 export function parseJsonOr(text: string): unknown {

@@ -46,6 +46,8 @@ export interface ClientDriver {
 }
 
 export interface CapturedStream {
+  /** The client protocol that received it (which grammar applies). */
+  protocol: ClientProtocol;
   url: string;
   contentType: string;
   body: Promise<string>;
@@ -67,7 +69,7 @@ function tap(body: ReadableStream<Uint8Array>): { stream: ReadableStream<Uint8Ar
 }
 
 /** A fetch for the SDKs that keeps a copy of every streamed response body. */
-export function recordingFetch(captured: CapturedStream[]): typeof fetch {
+export function recordingFetch(protocol: ClientProtocol, captured: CapturedStream[]): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     const contentType = response.headers.get('content-type') ?? '';
@@ -75,7 +77,7 @@ export function recordingFetch(captured: CapturedStream[]): typeof fetch {
     const streamed = contentType.includes('event-stream') || url.includes(':streamGenerateContent');
     if (!response.body || !streamed) return response;
     const copy = tap(response.body);
-    captured.push({ url, contentType, body: copy.text });
+    captured.push({ protocol, url, contentType, body: copy.text });
     return new Response(copy.stream, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

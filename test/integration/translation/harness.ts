@@ -42,7 +42,7 @@ export async function startWorld(translateOptions: Record<string, unknown> = { i
     gateway,
     providers,
     captured,
-    driver: (protocol, options = {}) => createDriver(protocol, gateway.url, options.record === false ? undefined : recordingFetch(captured)),
+    driver: (protocol, options = {}) => createDriver(protocol, gateway.url, options.record === false ? undefined : recordingFetch(protocol, captured)),
     async close() {
       await gateway.close();
       await Promise.all(list.map((p) => p.upstream.close()));
@@ -64,13 +64,18 @@ export function grammarViolations(protocol: ClientProtocol, stream: { contentTyp
   }
 }
 
-/** Checks (and forgets) every stream recorded since the last call; returns their texts. */
-export async function checkRecordedStreams(world: World, protocol: ClientProtocol): Promise<string[]> {
+/**
+ * Checks (and forgets) every stream the SDKs received since the last call, each with the grammar of the
+ * protocol that received it; returns their texts. Suites also run it after each test, so no emitted stream
+ * goes unchecked.
+ */
+export async function checkRecordedStreams(world: World): Promise<string[]> {
   const streams = world.captured.splice(0);
   const texts: string[] = [];
   for (const stream of streams) {
     const text = await stream.body;
-    expect(grammarViolations(protocol, { contentType: stream.contentType, text }), `${protocol} stream from ${stream.url}:\n${text}`).to.deep.equal([]);
+    const violations = grammarViolations(stream.protocol, { contentType: stream.contentType, text });
+    expect(violations, `${stream.protocol} stream from ${stream.url}:\n${text}`).to.deep.equal([]);
     texts.push(text);
   }
   return texts;

@@ -6,7 +6,7 @@ import { solidPng } from '../../../src/providers/mock/png.ts';
 import { sendJson, startFakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.ts';
 import { UPSTREAM_TYPES } from './fake-providers.ts';
 import { CLIENT_PROTOCOLS, createDriver } from './clients.ts';
-import { isNative, modelFor, startWorld, type World } from './harness.ts';
+import { checkRecordedStreams, isNative, modelFor, startWorld, type World } from './harness.ts';
 import { TEST_KEY } from '../../helpers/gateway.ts';
 
 const PNG = solidPng(4, 4, [200, 30, 30]);
@@ -34,6 +34,7 @@ describe('translation matrix: image input', function () {
   before(async () => {
     [world, images] = await Promise.all([startWorld(), startImageServer()]);
   });
+  afterEach(() => checkRecordedStreams(world));
   after(() => Promise.all([world.close(), images.close()]));
 
   for (const protocol of CLIENT_PROTOCOLS) {

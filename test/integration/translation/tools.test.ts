@@ -37,6 +37,7 @@ describe('translation matrix: tool-call round trip', function () {
   before(async () => {
     world = await startWorld();
   });
+  afterEach(() => checkRecordedStreams(world));
   after(() => world.close());
 
   for (const protocol of CLIENT_PROTOCOLS) {
@@ -74,10 +75,31 @@ describe('translation matrix: tool-call round trip', function () {
         expect(call.args).to.deep.equal({ city: 'Paris' });
         const upstreamId = TOOL_CALL_IDS[type];
         if (upstreamId) expect(call.callId).to.equal(upstreamId);
-        await checkRecordedStreams(world, protocol);
+        await checkRecordedStreams(world);
       });
     }
   }
+
+  it('keeps the signature of a streamed Gemini call for the next turn (Anthropic client)', async () => {
+    const call = await world.driver('messages').streamToolCall(modelFor('gemini'));
+    const res = await fetch(`${world.gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk-test-ops-0123456789', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: modelFor('gemini'),
+        max_tokens: 100,
+        messages: [
+          { role: 'user', content: 'SCENARIO:tool weather?' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: call.callId, name: call.name, input: call.args }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.callId, content: TOOL_RESULT }] },
+        ],
+      }),
+    });
+    expect(res.status).to.equal(200);
+    const sent = upstreamHistory('gemini', world.providers.gemini.last().body as Json);
+    expect(sent.callId).to.equal(call.callId);
+    expect(sent.signature).to.equal(GEMINI_SIGNATURE);
+  });
 
   it('sends the documented sentinel for a Gemini-bound call the gateway never saw', async () => {
     const driverless = await fetch(`${world.gateway.url}/v1/chat/completions`, {

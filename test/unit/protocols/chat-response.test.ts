@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { chatCodec } from '../../../src/protocols/chat/index.ts';
 import { CodecError } from '../../../src/protocols/codec.ts';
 import type { IRResponse, IRStopReason } from '../../../src/protocols/ir.ts';
-import { encodeCtx, fixtureJson } from './openai-helpers.ts';
+import { encodeCtx } from '../../helpers/codec.ts';
+import { fixtureJson } from './openai-helpers.ts';
 
 function decode(name: string): IRResponse {
   return chatCodec.decodeResponse(fixtureJson('chat', 'responses', name));

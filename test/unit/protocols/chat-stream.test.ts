@@ -4,7 +4,8 @@ import { chatCodec } from '../../../src/protocols/chat/index.ts';
 import type { IRStreamEvent } from '../../../src/protocols/ir.ts';
 import { checkChatStream } from '../../helpers/grammar/chat.ts';
 import { collectStream } from '../../helpers/ir-gen.ts';
-import { decodeStream, encodeCtx, encodeStream, fixtureText, sseData } from './openai-helpers.ts';
+import { decodeStream, encodeCtx, encodeStream, sseData } from '../../helpers/codec.ts';
+import { fixtureText } from '../../helpers/fixtures.ts';
 
 function decodeFixture(name: string): IRStreamEvent[] {
   return decodeStream(chatCodec, fixtureText('chat', 'streams', `${name}.txt`));

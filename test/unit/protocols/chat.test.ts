@@ -247,6 +247,7 @@ describe('chat codec: encodeRequest', () => {
       stream: false,
       topK: 40,
       reasoning: { enabled: true, budgetTokens: 3000 },
+      tools: [{ name: 'f' }],
       toolChoice: { type: 'allowed', mode: 'auto', names: ['f'] },
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'go' }] },
@@ -282,11 +283,13 @@ describe('chat codec: encodeRequest', () => {
   });
 
   it('maps every tool choice and reasoning config', () => {
-    const choice = (toolChoice: IRRequest['toolChoice']): unknown => encode({ model: 'm', stream: false, messages: [], toolChoice }).body['tool_choice'];
+    const choice = (toolChoice: IRRequest['toolChoice']): unknown => encode({ model: 'm', stream: false, messages: [], tools: [{ name: 'f' }], toolChoice }).body['tool_choice'];
     expect(choice({ type: 'auto' })).to.equal('auto');
     expect(choice({ type: 'none' })).to.equal('none');
     expect(choice({ type: 'required' })).to.equal('required');
     expect(choice({ type: 'tool', name: 'f' })).to.deep.equal({ type: 'function', function: { name: 'f' } });
+    const withoutTools = encode({ model: 'm', stream: false, messages: [], toolChoice: { type: 'none' }, parallelToolCalls: false }).body;
+    expect(withoutTools).not.to.have.any.keys('tool_choice', 'parallel_tool_calls');
     const effort = (reasoning: IRRequest['reasoning']): unknown => encode({ model: 'm', stream: false, messages: [], reasoning }).body['reasoning_effort'];
     expect(effort({ enabled: true, effort: 'xhigh' })).to.equal('xhigh');
     expect(effort({ enabled: false, effort: 'none' })).to.equal('none');

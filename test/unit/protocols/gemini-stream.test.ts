@@ -5,21 +5,17 @@ import { createGeminiStreamEncoder, geminiCodec } from '../../../src/protocols/g
 import type { IRStreamEvent } from '../../../src/protocols/ir.ts';
 import { checkGeminiJsonArrayStream, checkGeminiStream } from '../../helpers/grammar/gemini.ts';
 import { parseSse } from '../../helpers/grammar/sse.ts';
+import { decodeStream, drainEncoder } from '../../helpers/codec.ts';
 import { fixtureNames, fixtureText } from '../../helpers/fixtures.ts';
 import { collectStream } from '../../helpers/ir-gen.ts';
 
 const ctx: ResponseEncodeContext = { request: { model: 'alias', messages: [], stream: true }, clientModel: 'my-gemini' };
 
-function decodeText(text: string): IRStreamEvent[] {
-  const decoder = geminiCodec.createStreamDecoder();
-  return [...parseSse(text).flatMap((frame) => decoder.push(frame)), ...decoder.end()];
-}
+const decodeText = (text: string): IRStreamEvent[] => decodeStream(geminiCodec, text);
 
 const decodeFixture = (name: string): IRStreamEvent[] => decodeText(fixtureText('gemini', 'streams', name));
 
-function encodeAll(events: IRStreamEvent[], encoder: StreamEncoder = geminiCodec.createStreamEncoder(ctx)): string {
-  return events.map((event) => encoder.push(event)).join('') + encoder.end();
-}
+const encodeAll = (events: IRStreamEvent[], encoder: StreamEncoder = geminiCodec.createStreamEncoder(ctx)): string => drainEncoder(encoder, events);
 
 const chunks = (text: string): Array<Record<string, unknown>> => parseSse(text).map((frame) => JSON.parse(frame.data) as Record<string, unknown>);
 

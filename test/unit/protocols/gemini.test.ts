@@ -1,10 +1,10 @@
 // Gemini codec: request decode (camelCase and snake_case) and encode, ids, schema conversion, CodecError cases.
 import { expect } from 'chai';
-import { CodecError } from '../../../src/protocols/codec.ts';
 import type { RequestEncodeContext } from '../../../src/protocols/codec.ts';
 import { geminiCodec } from '../../../src/protocols/gemini/index.ts';
 import { geminiSchemaToJsonSchema } from '../../../src/protocols/gemini/schema.ts';
 import type { IRMessage, IRRequest } from '../../../src/protocols/ir.ts';
+import { codecError, userText } from '../../helpers/codec.ts';
 import { fixtureJson } from '../../helpers/fixtures.ts';
 
 const decode = (name: string, stream = false): IRRequest =>
@@ -15,18 +15,6 @@ function encode(request: Partial<IRRequest> & { messages: IRMessage[] }): { body
   const body = geminiCodec.encodeRequest({ model: 'client', stream: false, ...request }, ctx);
   return { body, dropped: ctx.dropped };
 }
-
-function codecError(fn: () => unknown): CodecError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(CodecError);
-    return error as CodecError;
-  }
-  throw new Error('expected a CodecError');
-}
-
-const userText = (text: string): IRMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 
 describe('gemini codec: decodeRequest', () => {
   it('takes model and stream from the URL; a content without role is a user turn', () => {
@@ -132,6 +120,25 @@ describe('gemini codec: decodeRequest', () => {
     expect(format({ responseMimeType: 'text/plain' })).to.equal(undefined);
   });
 
+  it('reports what it cannot carry: enum mime type, image output settings, unknown fields', () => {
+    const ir = geminiCodec.decodeRequest(
+      { contents: [], generationConfig: { responseMimeType: 'text/x.enum', responseModalities: ['TEXT'] }, cached_content: 'c', 'x\ny': 1 },
+      { model: 'm' },
+    );
+    expect(ir.dropped).to.deep.equal(['generationConfig.responseMimeType=text/x.enum', 'generationConfig.responseModalities', 'cachedContent', 'unrecognised field']);
+  });
+
+  it('decodes images returned inside a functionResponse, and the legacy function role', () => {
+    const ir = geminiCodec.decodeRequest(
+      { contents: [{ role: 'function', parts: [{ functionResponse: { id: 'c1', name: 'shot', response: { output: 'ok' }, parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] } }] }] },
+      { model: 'm' },
+    );
+    expect(ir.messages[0]).to.deep.equal({
+      role: 'user',
+      content: [{ type: 'tool_result', callId: 'c1', name: 'shot', content: [{ type: 'text', text: 'ok' }, { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'AAAA' } }] }],
+    });
+  });
+
   it('maps function-calling modes (VALIDATED → auto)', () => {
     const mode = (functionCallingConfig: unknown) => geminiCodec.decodeRequest({ contents: [], toolConfig: { functionCallingConfig } }, { model: 'm' }).toolChoice;
     expect(mode({ mode: 'VALIDATED' })).to.deep.equal({ type: 'auto' });
@@ -218,6 +225,16 @@ describe('gemini codec: encodeRequest', () => {
           { text: 'thanks' },
         ],
       },
+    ]);
+  });
+
+  it('sends images of a tool result as inlineData parts after the function responses', () => {
+    const result: IRMessage = {
+      role: 'user',
+      content: [{ type: 'tool_result', callId: 'c', name: 'shot', content: [{ type: 'text', text: 'done' }, { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'AAAA' } }] }],
+    };
+    expect(encode({ messages: [result] }).body.contents).to.deep.equal([
+      { role: 'user', parts: [{ functionResponse: { id: 'c', name: 'shot', response: { output: 'done' } } }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] },
     ]);
   });
 

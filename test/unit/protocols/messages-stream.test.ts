@@ -5,21 +5,17 @@ import type { IRStreamEvent } from '../../../src/protocols/ir.ts';
 import { messagesCodec } from '../../../src/protocols/messages/index.ts';
 import { checkMessagesStream } from '../../helpers/grammar/messages.ts';
 import { parseSse } from '../../helpers/grammar/sse.ts';
+import { decodeStream, drainEncoder } from '../../helpers/codec.ts';
 import { fixtureNames, fixtureText } from '../../helpers/fixtures.ts';
 import { collectStream } from '../../helpers/ir-gen.ts';
 
 const ctx: ResponseEncodeContext = { request: { model: 'alias', messages: [], stream: true }, clientModel: 'my-alias' };
 
-function decodeText(text: string): IRStreamEvent[] {
-  const decoder = messagesCodec.createStreamDecoder();
-  return [...parseSse(text).flatMap((frame) => decoder.push(frame)), ...decoder.end()];
-}
+const decodeText = (text: string): IRStreamEvent[] => decodeStream(messagesCodec, text);
 
 const decodeFixture = (name: string): IRStreamEvent[] => decodeText(fixtureText('messages', 'streams', name));
 
-function encodeAll(events: IRStreamEvent[], encoder: StreamEncoder = messagesCodec.createStreamEncoder(ctx)): string {
-  return events.map((event) => encoder.push(event)).join('') + encoder.end();
-}
+const encodeAll = (events: IRStreamEvent[], encoder: StreamEncoder = messagesCodec.createStreamEncoder(ctx)): string => drainEncoder(encoder, events);
 
 const eventNames = (text: string): Array<string | undefined> => parseSse(text).map((frame) => frame.event);
 

@@ -1,9 +1,9 @@
 // Anthropic Messages codec: request decode/encode against the golden fixtures and the mapping rules of protocols.md.
 import { expect } from 'chai';
-import { CodecError } from '../../../src/protocols/codec.ts';
 import type { RequestEncodeContext } from '../../../src/protocols/codec.ts';
 import type { IRMessage, IRRequest } from '../../../src/protocols/ir.ts';
 import { messagesCodec } from '../../../src/protocols/messages/index.ts';
+import { codecError, userText } from '../../helpers/codec.ts';
 import { fixtureJson } from '../../helpers/fixtures.ts';
 
 const decode = (name: string): IRRequest => messagesCodec.decodeRequest(fixtureJson('messages', 'requests', name));
@@ -13,18 +13,6 @@ function encode(request: Partial<IRRequest> & { messages: IRMessage[] }, default
   const body = messagesCodec.encodeRequest({ model: 'client-model', stream: false, ...request }, ctx);
   return { body, dropped: ctx.dropped };
 }
-
-function codecError(fn: () => unknown): CodecError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(CodecError);
-    return error as CodecError;
-  }
-  throw new Error('expected a CodecError');
-}
-
-const userText = (text: string): IRMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 
 describe('messages codec: decodeRequest', () => {
   it('decodes a plain text request', () => {
@@ -98,6 +86,11 @@ describe('messages codec: decodeRequest', () => {
     const base = { model: 'm', max_tokens: 10, messages: [] };
     expect(messagesCodec.decodeRequest({ ...base, thinking: { type: 'adaptive' } }).reasoning).to.deep.equal({ enabled: true, includeThoughts: true });
     expect(messagesCodec.decodeRequest({ ...base, thinking: { type: 'disabled' } }).reasoning).to.deep.equal({ enabled: false });
+  });
+
+  it('lists unknown fields as dropped, with header-safe names', () => {
+    const ir = messagesCodec.decodeRequest({ model: 'm', max_tokens: 5, messages: [], container: 'c', 'bad\r\nname': 1, metadata: { user_id: 'u', trace: 1 } });
+    expect(ir.dropped).to.deep.equal(['metadata.trace', 'container', 'unrecognised field']);
   });
 
   it('rejects server tools with a 400 naming them', () => {

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { checkChatStream } from '../../helpers/grammar/chat.ts';
 import { checkResponsesStream } from '../../helpers/grammar/responses.ts';
 import { parseSse } from '../../helpers/grammar/sse.ts';
-import { fixtureText } from './openai-helpers.ts';
+import { fixtureText } from '../../helpers/fixtures.ts';
 
 type Frame = { event?: string; data: string };
 

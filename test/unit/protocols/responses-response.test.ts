@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { CodecError } from '../../../src/protocols/codec.ts';
 import type { IRResponse, IRStopReason } from '../../../src/protocols/ir.ts';
 import { responsesCodec } from '../../../src/protocols/responses/index.ts';
-import { encodeCtx, fixtureJson } from './openai-helpers.ts';
+import { encodeCtx } from '../../helpers/codec.ts';
+import { fixtureJson } from './openai-helpers.ts';
 
 const BASE: IRResponse = { id: 'chatcmpl-1', model: 'up', created: 1_750_000_000, content: [{ type: 'text', text: 'ok' }], stopReason: 'end_turn' };
 const REQUIRED = ['id', 'object', 'created_at', 'model', 'output', 'error', 'incomplete_details', 'instructions', 'metadata', 'parallel_tool_calls', 'temperature', 'top_p', 'tool_choice', 'tools', 'usage', 'status'];

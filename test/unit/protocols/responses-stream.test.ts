@@ -4,7 +4,8 @@ import type { IRStreamEvent } from '../../../src/protocols/ir.ts';
 import { responsesCodec } from '../../../src/protocols/responses/index.ts';
 import { checkResponsesStream } from '../../helpers/grammar/responses.ts';
 import { collectStream } from '../../helpers/ir-gen.ts';
-import { decodeStream, encodeCtx, encodeStream, fixtureText, sseData } from './openai-helpers.ts';
+import { decodeStream, encodeCtx, encodeStream, sseData } from '../../helpers/codec.ts';
+import { fixtureText } from '../../helpers/fixtures.ts';
 
 function decodeFixture(name: string): IRStreamEvent[] {
   return decodeStream(responsesCodec, fixtureText('responses', 'streams', `${name}.txt`));
@@ -74,6 +75,20 @@ describe('responses codec: stream decoder (edge cases)', () => {
     const collected = collectStream(decodeStream(responsesCodec, text));
     expect(collected.content).to.deep.equal([{ type: 'tool_call', id: 'c1', name: 'f', arguments: '{"a":1}' }]);
     expect(collected.stopReason).to.equal('max_tokens');
+  });
+
+  it('text that only arrives in output_text.done (no deltas) is still emitted once', () => {
+    const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'in_progress', content: [] };
+    const ids = { item_id: 'msg_1', output_index: 0, content_index: 0 };
+    const text =
+      frame({ type: 'response.created', response: { id: 'r' } }) +
+      frame({ type: 'response.output_item.added', output_index: 0, item }) +
+      frame({ type: 'response.content_part.added', ...ids, part: { type: 'output_text', text: '', annotations: [] } }) +
+      frame({ type: 'response.output_text.done', ...ids, text: 'whole answer' }) +
+      frame({ type: 'response.content_part.done', ...ids, part: { type: 'output_text', text: 'whole answer', annotations: [] } }) +
+      frame({ type: 'response.output_item.done', output_index: 0, item: { ...item, status: 'completed' } }) +
+      frame({ type: 'response.completed', response: { id: 'r', status: 'completed' } });
+    expect(collectStream(decodeStream(responsesCodec, text)).content).to.deep.equal([{ type: 'text', text: 'whole answer' }]);
   });
 
   it('hosted-tool and annotation events are skipped; a trailing [DONE] is fine', () => {

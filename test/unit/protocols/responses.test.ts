@@ -113,6 +113,7 @@ describe('responses codec: decodeRequest rejects what it cannot carry (CodecErro
     ['input missing', { model: 'm' }, 'input'],
     ['previous_response_id (the gateway stores no responses)', { model: 'm', input, previous_response_id: 'resp_1' }, 'previous_response_id'],
     ['conversation', { model: 'm', input, conversation: 'conv_1' }, 'conversation'],
+    ['stored prompt template', { model: 'm', input, prompt: { id: 'pmpt_1', version: '2' } }, 'prompt'],
     ['background mode', { model: 'm', input, background: true }, 'background'],
     ['hosted web_search tool', { model: 'm', input, tools: [{ type: 'web_search' }] }, 'tools[0].type'],
     ['custom tool', { model: 'm', input, tools: [{ type: 'custom', name: 'apply_patch' }] }, 'tools[0].type'],
