@@ -1,4 +1,9 @@
 // Public API for plugin authors and embedders. Plugins import only this module.
+// Embedding: `const { config } = await loadConfig({ file }); const gw = await createGateway(config); await gw.listen();`
+export { createGateway } from './gateway.ts';
+export type { Gateway, GatewayOptions } from './gateway.ts';
+export { loadConfig, loadConfigFile, parseConfig, formatProblem } from './config/index.ts';
+export type { ConfigProblem, LoadResult, ParseResult } from './config/index.ts';
 export { definePlugin, HOOK_NAMES } from './core/plugin.ts';
 export type {
   GatewayApi,
