@@ -2,8 +2,8 @@
 // out over a keep-alive agent, bodies piped both ways, nothing parsed. The only work beyond piping is
 // dropping connection-scoped headers (RFC 9110 §7.6.1), which any correct proxy must do.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { StartedService } from './service-protocol.ts';
+import { listenOnLoopback } from '../src/providers/mock/listen.ts';
 
 export interface ReferenceProxyOptions {
   /** Upstream root, e.g. http://127.0.0.1:4000; the request path is kept as is. */
@@ -47,15 +47,12 @@ export async function start(options: ReferenceProxyOptions): Promise<StartedServ
     req.pipe(outgoing);
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        agent.destroy();
-        server.close(() => resolve());
-      }),
+    url: listening.url,
+    close: async () => {
+      agent.destroy();
+      await listening.close();
+    },
   };
 }

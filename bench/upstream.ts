@@ -3,9 +3,9 @@
 // for `stream: true`: the first frame is written with the headers, then one frame every `chunkDelayMs`.
 // Other scenarios add their endpoints to ROUTES.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CHAT_COMPLETION, chatStreamFrames } from './payloads.ts';
 import type { StartedService } from './service-protocol.ts';
+import { listenOnLoopback } from '../src/providers/mock/listen.ts';
 
 export interface UpstreamOptions {
   /** SSE frames per stream, [DONE] included. */
@@ -74,14 +74,6 @@ export async function start(options: UpstreamOptions): Promise<StartedService> {
     });
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, close };
 }

@@ -1,7 +1,7 @@
 // A recording HTTP server on 127.0.0.1:0 standing in for a provider. Each test supplies the handler;
 // every request (method, path, headers, parsed body) is recorded so tests can assert what went upstream.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../src/providers/mock/listen.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -69,18 +69,13 @@ export async function startFakeUpstream(handler: FakeHandler = (_r, res) => send
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     setHandler(next) {
       current = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -2,11 +2,11 @@
 // shapes with no network and no keys. It echoes the last user message (streamed in several chunks)
 // and draws placeholder PNGs for image calls, so demos, plugin authors and CI can try everything.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { errorBody, kindForStatus } from '../../protocols/error-shapes.ts';
 import type { ClientProtocol } from '../../protocols/ir.ts';
 import { mockImages } from './images.ts';
 import { mockCountTokens, mockGenerate } from './generate.ts';
+import { listenOnLoopback } from './listen.ts';
 
 export interface MockUpstream {
   url: string;
@@ -72,14 +72,6 @@ export async function startMockUpstream(options: MockOptions = {}): Promise<Mock
       sendJson(res, status, errorBody(protocol, { status, kind: kindForStatus(status), message: (error as Error).message }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, close };
 }
