@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Process entry: `gateway start` (default) and `gateway validate [file]`. The only place that exits.
 import { parseArgs } from 'node:util';
 import { formatProblem, loadConfigFile, redactConfig } from './config/index.ts';
