@@ -2,7 +2,6 @@
 // lifecycle (listen, readiness, graceful drain, close). Embedders and tests use this directly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Response } from 'express';
 import type { Logger } from 'winston';
 import { buildApp } from './app.ts';
 import type { GatewayConfig } from './config/types.ts';
@@ -92,14 +91,24 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   }
 
   const generate = createGenerateHandler({ config, hooks, fastPath: createFastPath(logger), provider, translator: () => translator });
-  const trackInFlight = (res: Response): void => {
+  const requestStarted = (): void => {
     inFlight += 1;
-    res.once('close', () => {
-      inFlight -= 1;
-      if (inFlight === 0) for (const wake of idleWaiters) wake();
-    });
   };
-  const app = buildApp({ config, logger, hooks, pluginRoutes, generate, isReady: () => ready, isDraining: () => draining, trackInFlight });
+  const requestEnded = (): void => {
+    inFlight -= 1;
+    if (inFlight === 0) for (const wake of idleWaiters) wake();
+  };
+  const app = buildApp({
+    config,
+    logger,
+    hooks,
+    pluginRoutes,
+    generate,
+    isReady: () => ready,
+    isDraining: () => draining,
+    requestStarted,
+    requestEnded,
+  });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   ready = true;

@@ -13,7 +13,7 @@ const round = (ms: number): number => Math.round(ms * 100) / 100;
 
 /** The request path with its query string, `key=` redacted. */
 function loggedPath(ctx: RequestContext): string {
-  if (ctx.path.includes('?')) return redactUrl(ctx.path);
+  if (ctx.path.includes('?') || Object.keys(ctx.query).length === 0) return redactUrl(ctx.path);
   const query = new URLSearchParams(ctx.query).toString();
   return redactUrl(query ? `${ctx.path}?${query}` : ctx.path);
 }
@@ -50,8 +50,8 @@ export function accessRecord(ctx: RequestContext, now: number, error?: Error): A
     error: failure?.error,
   };
   const record: AccessRecord = { ...ctx.logFields };
-  for (const [field, value] of Object.entries(core)) {
-    if (value !== undefined) record[field] = value;
+  for (const field in core) {
+    if (core[field] !== undefined) record[field] = core[field];
   }
   return record;
 }

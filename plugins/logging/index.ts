@@ -30,7 +30,8 @@ export default definePlugin<LoggingOptions>({
       if (ctx.pluginState.has(NAME)) return;
       ctx.pluginState.set(NAME, { logged: true });
       const record = accessRecord(ctx, performance.now(), error);
-      access.logger.log({ ...record, level: options.level, message: 'access' });
+      // The record is ours: add winston's fields to it instead of copying it.
+      access.logger.log(Object.assign(record, { level: options.level, message: 'access' }));
     };
 
     gateway.addHook('onResponse', (ctx) => write(ctx));

@@ -7,6 +7,21 @@ interface Registered<N extends HookName> {
   fn: Hooks[N];
 }
 
+type RequestPhaseHook = Registered<'onRequest' | 'beforeUpstream' | 'onResponse'>;
+
+/** Synchronous hooks run back to back; only a hook that returns a promise costs a promise step. */
+function runFrom(hooks: readonly RequestPhaseHook[], start: number, ctx: RequestContext): Promise<void> {
+  try {
+    for (let i = start; i < hooks.length; i += 1) {
+      const result = hooks[i]!.fn(ctx);
+      if (result !== undefined) return Promise.resolve(result).then(() => runFrom(hooks, i + 1, ctx));
+    }
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 export class HookRegistry {
   private readonly hooks: { [N in HookName]: Registered<N>[] } = {
     onRequest: [],
@@ -24,9 +39,9 @@ export class HookRegistry {
     return this.hooks[name].length;
   }
 
-  /** Runs request-phase hooks; the first throw stops the chain and propagates. */
-  async run(name: 'onRequest' | 'beforeUpstream' | 'onResponse', ctx: RequestContext): Promise<void> {
-    for (const hook of this.hooks[name]) await hook.fn(ctx);
+  /** Runs request-phase hooks; the first throw stops the chain and propagates (as a rejection). */
+  run(name: 'onRequest' | 'beforeUpstream' | 'onResponse', ctx: RequestContext): Promise<void> {
+    return runFrom(this.hooks[name], 0, ctx);
   }
 
   /** Error hooks must all run: one failing observer cannot hide the original error. */

@@ -1,10 +1,10 @@
 // Same-protocol fast path: http-proxy-middleware pipes the upstream response to the client untouched
 // (SSE arrives chunk by chunk). The gateway only sets the target, headers and (rewritten) JSON body,
 // observes usage as bytes flow by, and maps connection failures to protocol-shaped 502/504 errors.
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { format } from 'node:util';
 import type { Request, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, loggerPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from 'winston';
 import type { RequestContext } from '../core/context.ts';
 import { redactUrl } from '../config/redact.ts';
@@ -15,9 +15,11 @@ import { upstreamFailure } from './upstream-errors.ts';
 
 interface InFlight {
   ctx: RequestContext;
-  /** ctx.upstream.url, parsed on first use (by the router, inside the proxy) and reused by the path rewrite and Host header. */
+  /** ctx.upstream.url, parsed once (by the router, inside the proxy) and reused for the Host header. */
   target?: URL;
   timeoutMs: number;
+  /** Time to response headers; cleared when they arrive or the request settles. */
+  timer?: NodeJS.Timeout;
   settle: (error?: GatewayError) => void;
 }
 
@@ -43,19 +45,37 @@ function applyUpstreamHeaders(proxyReq: ClientRequest, entry: InFlight): void {
   proxyReq.setHeader('host', targetOf(entry).host);
 }
 
+/** A silent upstream becomes a 504, not a hung client. */
+function startTimer(entry: InFlight, proxyReq: ClientRequest): void {
+  entry.timer = setTimeout(() => proxyReq.destroy(Object.assign(new Error('upstream timeout'), { code: 'GATEWAY_TIMEOUT' })), entry.timeoutMs);
+}
+
 /** No `Connection:` tokens: saves isHopByHop a new Set per header. */
 const NO_CONNECTION_TOKENS: ReadonlySet<string> = new Set();
 
-function observeResponse(entry: InFlight, proxyRes: IncomingMessage, res: Response): void {
-  const { ctx } = entry;
-  for (const name of Object.keys(proxyRes.headers)) {
-    // The body is piped untouched, so its length and encoding stay; connection-scoped headers and cookies go.
-    if (isHopByHop(name, NO_CONNECTION_TOKENS) || name === 'set-cookie') delete proxyRes.headers[name];
+/**
+ * The upstream's response headers the client may see. The body is piped untouched, so its length and
+ * encoding stay; connection-scoped headers and cookies go. Copied rather than deleted in place: deleting
+ * properties turns the object into a slow dictionary that httpxy then walks.
+ */
+function clientHeaders(upstream: IncomingHttpHeaders): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  for (const name of Object.keys(upstream)) {
+    if (!isHopByHop(name, NO_CONNECTION_TOKENS) && name !== 'set-cookie') headers[name] = upstream[name];
   }
-  const contentType = String(proxyRes.headers['content-type'] ?? '');
+  return headers;
+}
+
+function observeResponse(entry: InFlight, proxyRes: IncomingMessage, res: ServerResponse): void {
+  const { ctx } = entry;
+  clearTimeout(entry.timer);
+  const headers = clientHeaders(proxyRes.headers);
+  // httpxy copies proxyRes.headers to the client and adds its own Connection: give it a copy of ours.
+  proxyRes.headers = { ...headers };
+  const contentType = String(headers['content-type'] ?? '');
   const streamed = contentType.includes('text/event-stream') || ctx.stream;
   if (streamed) res.setHeader('x-accel-buffering', 'no');
-  ctx.response = { status: proxyRes.statusCode ?? 502, headers: { ...proxyRes.headers }, streamed };
+  ctx.response = { status: proxyRes.statusCode ?? 502, headers, streamed };
   const tap = createUsageTap(ctx.protocol, contentType);
   proxyRes.on('data', (chunk: Buffer) => {
     ctx.timings.firstByte ??= performance.now();
@@ -67,50 +87,52 @@ function observeResponse(entry: InFlight, proxyRes: IncomingMessage, res: Respon
   });
 }
 
+/** The fast path's state rides on the request (not in a WeakMap, which V8's young-generation GC keeps alive: see app.ts). */
+const IN_FLIGHT = Symbol('gateway.fastPath');
+type Tracked = IncomingMessage & { [IN_FLIGHT]?: InFlight };
+const inFlightOf = (req: IncomingMessage): InFlight | undefined => (req as Tracked)[IN_FLIGHT];
+
 export function createFastPath(logger: Logger): FastPath {
-  const inFlight = new WeakMap<IncomingMessage, InFlight>();
   const entryOf = (req: IncomingMessage): InFlight => {
-    const entry = inFlight.get(req);
+    const entry = inFlightOf(req);
     if (!entry?.ctx.upstream) throw new Error('fast path called without an upstream request');
     return entry;
   };
-  // http-proxy-middleware logs every proxied request at info, printf-style with several arguments; those
-  // lines are our debug lines. Asking first skips formatting a line the transport would drop anyway, and
-  // every line is redacted: a Gemini `?key=` in a URL must never reach the log.
+  // http-proxy-middleware logs problems, and with its logger plugin every proxied request at info,
+  // printf-style with several arguments; those lines are our debug lines. Every line is redacted: a Gemini
+  // `?key=` in a URL must never reach the log.
   const line = (args: unknown[]): string => redactUrl(format(...args));
   const hpmLogger = {
-    info: (...args: unknown[]) => {
-      if (logger.isDebugEnabled()) logger.debug(line(args));
-    },
+    info: (...args: unknown[]) => logger.debug(line(args)),
     warn: (...args: unknown[]) => logger.warn(line(args)),
     error: (...args: unknown[]) => logger.error(line(args)),
   };
 
-  const middleware = createProxyMiddleware<Request, Response>({
+  const middleware = createProxyMiddleware({
     changeOrigin: true,
     xfwd: false,
     logger: hpmLogger,
-    router: (req) => targetOf(entryOf(req)).origin,
-    pathRewrite: (_path, req) => {
-      const target = targetOf(entryOf(req));
-      return target.pathname + target.search;
-    },
+    // The default plugins cost a URL, listeners and a log line per request. Ours: the `on` handlers below,
+    // and the per-request line only when the gateway logs at debug (decided at start-up). Errors are ours
+    // (`on.error`), and httpxy itself destroys the upstream response when the client goes away.
+    ejectPlugins: true,
+    plugins: logger.isDebugEnabled() ? [proxyEventsPlugin, loggerPlugin] : [proxyEventsPlugin],
+    // The router returns the whole upstream URL and the client's path is ignored: no path rewrite step.
+    router: (req) => targetOf(entryOf(req)),
+    ignorePath: true,
     on: {
       proxyReq(proxyReq, req) {
         const entry = entryOf(req);
         entry.ctx.timings.upstreamStart = performance.now();
         applyUpstreamHeaders(proxyReq, entry);
-        // Time to response headers: a silent upstream becomes a 504, not a hung client.
-        const timer = setTimeout(() => proxyReq.destroy(Object.assign(new Error('upstream timeout'), { code: 'GATEWAY_TIMEOUT' })), entry.timeoutMs);
-        proxyReq.once('response', () => clearTimeout(timer));
-        proxyReq.once('close', () => clearTimeout(timer));
+        startTimer(entry, proxyReq);
         writeJsonBody(proxyReq, entry.ctx.upstream!.body);
       },
       proxyRes(proxyRes, req, res) {
         observeResponse(entryOf(req), proxyRes, res);
       },
       error(error, req) {
-        const entry = inFlight.get(req);
+        const entry = inFlightOf(req);
         if (!entry) return;
         entry.settle(upstreamFailure(error, entry.ctx.route?.provider.id ?? 'upstream'));
       },
@@ -120,18 +142,22 @@ export function createFastPath(logger: Logger): FastPath {
   return (ctx, req, res, timeoutMs) =>
     new Promise<void>((resolve, reject) => {
       let settled = false;
-      const settle = (error?: GatewayError): void => {
+      const entry: InFlight = { ctx, timeoutMs, settle };
+      function settle(error?: GatewayError): void {
         if (settled) return;
         settled = true;
+        clearTimeout(entry.timer);
         if (error && !res.headersSent) reject(error);
         else {
           if (error) res.destroy();
           resolve();
         }
-      };
-      inFlight.set(req, { ctx, timeoutMs, settle });
-      res.once('close', () => settle());
-      middleware(req, res, (err?: unknown) => settle(err instanceof GatewayError ? err : upstreamFailure(err, 'upstream'))).catch(
+      }
+      (req as Tracked)[IN_FLIGHT] = entry;
+      // The middleware resolves once the response is closed (finished or aborted); failures arrive first,
+      // through `on.error` or `next`.
+      middleware(req, res, (err?: unknown) => settle(err instanceof GatewayError ? err : upstreamFailure(err, 'upstream'))).then(
+        () => settle(),
         (err: unknown) => settle(upstreamFailure(err, 'upstream')),
       );
     });

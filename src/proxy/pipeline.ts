@@ -32,8 +32,9 @@ export function sameProtocolUpstream(ctx: RequestContext, provider: ProviderEndp
     // Keep the client's query (alt=sse, …) but never its credential.
     for (const [name, value] of Object.entries(ctx.query)) if (name !== 'key') url.searchParams.set(name, value);
   }
-  const headers = { ...provider.authHeaders(), ...forwardableClientHeaders(ctx.headers) };
-  for (const [name, value] of Object.entries(provider.authHeaders())) {
+  const auth = provider.authHeaders();
+  const headers = { ...auth, ...forwardableClientHeaders(ctx.headers) };
+  for (const [name, value] of Object.entries(auth)) {
     if (name !== 'anthropic-version') headers[name] = value;
   }
   const body = ctx.body && !gemini && ctx.body.model !== upstreamModel ? { ...ctx.body, model: upstreamModel } : ctx.body;

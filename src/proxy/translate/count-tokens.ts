@@ -2,8 +2,8 @@
 // Anthropic and Gemini upstreams have a count endpoint: the request is translated and their number is
 // re-shaped ({input_tokens} ⇄ {totalTokens}). OpenAI-type upstreams have none: the gateway estimates with
 // gpt-tokenizer (o200k_base) over the request's text and says so in `x-gateway-token-count: estimate`.
+// The tokenizer's encoder tables take ~77 MB, so it is imported on the first estimate, not at start-up.
 import type { Response } from 'express';
-import { countTokens as countTextTokens } from 'gpt-tokenizer';
 import type { RequestContext } from '../../core/context.ts';
 import type { TranslatorTools } from '../../core/plugin.ts';
 import { GatewayError } from '../../errors/catalogue.ts';
@@ -21,7 +21,16 @@ const MAX_COUNT_BODY = 1024 * 1024;
 /** Anthropic count_tokens accepts only these fields of a Messages body. */
 const MESSAGES_COUNT_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'];
 
-function blockTokens(block: IRBlock): number {
+type CountText = (text: string) => number;
+
+let tokenizer: CountText | undefined;
+
+/** Imports gpt-tokenizer once; estimateInputTokens needs it loaded. */
+export async function loadTokenizer(): Promise<void> {
+  tokenizer ??= (await import('gpt-tokenizer')).countTokens;
+}
+
+function blockTokens(block: IRBlock, countTextTokens: CountText): number {
   switch (block.type) {
     case 'text':
       return countTextTokens(block.text);
@@ -30,7 +39,7 @@ function blockTokens(block: IRBlock): number {
     case 'tool_call':
       return countTextTokens(`${block.name} ${block.arguments}`);
     case 'tool_result':
-      return block.content.reduce((sum, item) => sum + blockTokens(item), 0);
+      return block.content.reduce((sum, item) => sum + blockTokens(item, countTextTokens), 0);
     case 'image':
       return IMAGE_TOKENS;
     case 'document':
@@ -38,12 +47,14 @@ function blockTokens(block: IRBlock): number {
   }
 }
 
-/** An estimate of the prompt's token count for upstreams without a count endpoint. */
+/** An estimate of the prompt's token count for upstreams without a count endpoint (after loadTokenizer()). */
 export function estimateInputTokens(ir: IRRequest): number {
+  const countTextTokens = tokenizer;
+  if (countTextTokens === undefined) throw new Error('estimateInputTokens: await loadTokenizer() first');
   let total = ir.system ? countTextTokens(ir.system) + PER_MESSAGE_TOKENS : 0;
   for (const message of ir.messages) {
     total += PER_MESSAGE_TOKENS;
-    for (const block of message.content) total += blockTokens(block);
+    for (const block of message.content) total += blockTokens(block, countTextTokens);
   }
   for (const tool of ir.tools ?? []) total += countTextTokens(JSON.stringify(tool));
   return total;
@@ -108,5 +119,6 @@ export async function handleCountTokens(ctx: RequestContext, res: Response, tool
   if (upstream !== 'chat') return askUpstream(ctx, res, upstream, ir, tools, deps);
   noteDropped(ctx, res, ir.dropped ?? []);
   res.setHeader('x-gateway-token-count', 'estimate');
+  await loadTokenizer();
   answer(ctx, res, estimateInputTokens(ir));
 }
