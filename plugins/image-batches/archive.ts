@@ -9,7 +9,7 @@ import { ZipArchive } from 'archiver';
 import type { Response } from 'express';
 import { GatewayError } from '../../src/index.ts';
 import type { Batch, BatchItem, BlobStore } from '../../src/index.ts';
-import { isDownloadable } from './batch-view.ts';
+import { isDownloadable, itemFields } from './batch-view.ts';
 import { contentDisposition, itemFileName } from './files.ts';
 
 interface ManifestItem {
@@ -24,16 +24,7 @@ interface ManifestItem {
 }
 
 function manifestItem(item: BatchItem, file: string | undefined, expired: boolean): ManifestItem {
-  return {
-    index: item.index,
-    ...(item.customId !== undefined ? { custom_id: item.customId } : {}),
-    prompt: item.prompt,
-    size: item.size,
-    status: item.status,
-    ...(file ? { file } : {}),
-    ...(item.error ? { error: { code: item.error.code, message: item.error.message } } : {}),
-    ...(expired ? { expired: true } : {}),
-  };
+  return { ...itemFields(item), ...(file ? { file } : {}), ...(expired ? { expired: true } : {}) };
 }
 
 /** Refuses before anything is sent: 410 when every image expired, 404 when none was generated yet. */

@@ -45,7 +45,8 @@ export function isDownloadable(item: BatchItem, now: Date): boolean {
   return item.status === 'succeeded' && item.blob !== undefined && item.expired !== true && (item.expiresAt === undefined || item.expiresAt > now);
 }
 
-function itemView(batch: Batch, item: BatchItem, publicUrl: string, now: Date): ItemView {
+/** The fields an item shows everywhere (batch object and ZIP manifest), in the API's snake_case. */
+export function itemFields(item: BatchItem): Pick<ItemView, 'index' | 'custom_id' | 'prompt' | 'size' | 'status' | 'error'> {
   return {
     index: item.index,
     ...(item.customId !== undefined ? { custom_id: item.customId } : {}),
@@ -53,6 +54,12 @@ function itemView(batch: Batch, item: BatchItem, publicUrl: string, now: Date): 
     size: item.size,
     status: item.status,
     ...(item.error ? { error: { code: item.error.code, message: item.error.message } } : {}),
+  };
+}
+
+function itemView(batch: Batch, item: BatchItem, publicUrl: string, now: Date): ItemView {
+  return {
+    ...itemFields(item),
     ...(isDownloadable(item, now) ? { url: `${publicUrl}${batchPath(batch.id)}/items/${item.index}/content` } : {}),
     ...(item.status === 'succeeded' && item.expiresAt ? { expires_at: seconds(item.expiresAt) } : {}),
   };

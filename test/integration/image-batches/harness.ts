@@ -9,9 +9,12 @@ import { openStorage } from '../../../src/storage/index.ts';
 import type { Storage, StorageConfig } from '../../../src/storage/index.ts';
 import { startTestGateway, testConfig, TEST_KEY } from '../../helpers/gateway.ts';
 import type { TestGateway } from '../../helpers/gateway.ts';
+import { dropPostgresSchema } from '../../helpers/postgres.ts';
 import { BatchClient } from './batch-client.ts';
 import { startFakeGeminiImages, startFakeOpenAIImages } from './fake-image-upstreams.ts';
 import type { FakeImageUpstream } from './fake-image-upstreams.ts';
+
+export { dropPostgresSchema };
 
 export interface Namespace {
   storage: StorageConfig;
@@ -29,16 +32,6 @@ const runId = randomBytes(4).toString('hex');
 let counter = 0;
 const postgresUrl = process.env['POSTGRES_URL'];
 
-export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 export const BACKENDS: readonly StorageBackend[] = [
   {

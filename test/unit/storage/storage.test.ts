@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openStorage } from '../../../src/storage/index.ts';
 import { registerStorageContract } from './contract.ts';
 import type { ContractNamespace } from './contract.ts';
+import { dropPostgresSchema } from '../../helpers/postgres.ts';
 
 const runId = randomBytes(4).toString('hex');
 let namespaceCounter = 0;
@@ -32,16 +33,7 @@ registerStorageContract({
     const schema = nextNamespaceName();
     return {
       open: (options) => openStorage({ kind: 'postgres', url, schema }, options),
-      drop: async () => {
-        const { default: pg } = await import('pg');
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        } finally {
-          await client.end();
-        }
-      },
+      drop: () => dropPostgresSchema(url, schema),
     };
   },
 });
