@@ -64,10 +64,14 @@ function begin(deps: AppDeps, req: Request, res: Response, protocol: RequestProt
   // The one 'close' listener the core adds per request: in-flight count, abort, then onResponse.
   res.once('close', () => {
     deps.requestEnded();
-    if (!res.writableFinished) abort.abort();
+    if (!res.writableFinished) {
+      abort.abort();
+      ctx.logFields.clientAborted = true;
+    }
     ctx.timings.end = performance.now();
     if (ctx.pluginState.get('core:failed') === true) return;
-    ctx.response ??= { status: res.statusCode, headers: res.getHeaders(), streamed: ctx.stream };
+    // A client that left before any response was sent is logged as 499 (nginx's "client closed request").
+    ctx.response ??= { status: res.headersSent ? res.statusCode : 499, headers: res.getHeaders(), streamed: ctx.stream };
     deps.hooks.run('onResponse', ctx).catch((error: unknown) => deps.logger.error('onResponse hook failed', { requestId: ctx.id, error: String(error) }));
   });
   return ctx;

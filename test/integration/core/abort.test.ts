@@ -39,5 +39,6 @@ describe('client disconnect on the fast path', () => {
     expect(upstream.aborted()).to.equal(true);
     await new Promise((r) => setTimeout(r, 50));
     expect(gw.gateway.inFlight).to.equal(0);
+    expect(gw.logs.filter((l) => l.message === 'access').at(-1)).to.include({ clientAborted: true, status: 200, stream: true });
   });
 });
