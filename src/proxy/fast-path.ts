@@ -50,9 +50,6 @@ function startTimer(entry: InFlight, proxyReq: ClientRequest): void {
   entry.timer = setTimeout(() => proxyReq.destroy(Object.assign(new Error('upstream timeout'), { code: 'GATEWAY_TIMEOUT' })), entry.timeoutMs);
 }
 
-/** No `Connection:` tokens: saves isHopByHop a new Set per header. */
-const NO_CONNECTION_TOKENS: ReadonlySet<string> = new Set();
-
 /**
  * The upstream's response headers the client may see. The body is piped untouched, so its length and
  * encoding stay; connection-scoped headers and cookies go. Copied rather than deleted in place: deleting
@@ -61,7 +58,7 @@ const NO_CONNECTION_TOKENS: ReadonlySet<string> = new Set();
 function clientHeaders(upstream: IncomingHttpHeaders): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
   for (const name of Object.keys(upstream)) {
-    if (!isHopByHop(name, NO_CONNECTION_TOKENS) && name !== 'set-cookie') headers[name] = upstream[name];
+    if (!isHopByHop(name) && name !== 'set-cookie') headers[name] = upstream[name];
   }
   return headers;
 }

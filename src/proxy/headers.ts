@@ -30,7 +30,10 @@ const NEVER_FORWARDED = new Set([
   'forwarded',
 ]);
 
-export function isHopByHop(name: string, connectionTokens: ReadonlySet<string> = new Set()): boolean {
+/** Shared default: no `Connection:` tokens (not a new Set per call). */
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
+export function isHopByHop(name: string, connectionTokens: ReadonlySet<string> = NO_TOKENS): boolean {
   const lower = name.toLowerCase();
   return HOP_BY_HOP.has(lower) || connectionTokens.has(lower);
 }
