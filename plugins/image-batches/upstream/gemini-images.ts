@@ -1,7 +1,7 @@
 // Gemini-type image generation: generateContent with image output (protocols.md §6.2). The size becomes the
 // nearest supported aspect ratio; the image comes back as an `inlineData` part. A blocked prompt or a
 // safety finish reason is a content-policy failure; an answer without an image is retried.
-import { failureForStatus, postJson, sniffImageType } from './http.ts';
+import { failureForStatus, postImageRequest, sniffImageType } from './http.ts';
 import { UpstreamFailure } from './types.ts';
 import type { GeneratedImage, ImageAdapter, ImageCall } from './types.ts';
 
@@ -73,12 +73,7 @@ function imageFrom(body: unknown, what: string): GeneratedImage {
 
 export const generateGeminiImage: ImageAdapter = async (call) => {
   const what = `provider "${call.endpoint.id}"`;
-  const reply = await postJson(call.endpoint.url('images_generate', call.model), call.endpoint.authHeaders(), geminiImageBody(call), {
-    timeoutMs: call.endpoint.timeoutMs,
-    maxBytes: Math.ceil((call.download.maxBytes * 4) / 3) + ENVELOPE_BYTES,
-    signal: call.signal,
-    what,
-  });
+  const reply = await postImageRequest(call, geminiImageBody(call), ENVELOPE_BYTES);
   if (reply.status >= 200 && reply.status < 300) return imageFrom(reply.body, what);
   throw failureForStatus(reply, what);
 };

@@ -1,7 +1,7 @@
 // The HTTP side shared by the image adapters: a JSON POST with a time limit and a size cap, the mapping of
 // HTTP statuses to failure kinds, and the immediate download of an image an upstream returned as a URL.
 import { Interrupted, UpstreamFailure } from './types.ts';
-import type { DownloadLimits } from './types.ts';
+import type { DownloadLimits, ImageCall } from './types.ts';
 
 export interface JsonReply {
   status: number;
@@ -141,4 +141,17 @@ export async function downloadImage(url: string, limits: DownloadLimits, signal:
   } catch (error) {
     throw limit.settle(error, 'downloading the generated image');
   }
+}
+
+/**
+ * Posts an image request to the call's provider under its timeout and a response cap sized for one
+ * base64 image (`download.maxBytes` × 4/3) plus the provider's JSON envelope.
+ */
+export function postImageRequest(call: ImageCall, body: unknown, envelopeBytes: number): Promise<JsonReply> {
+  return postJson(call.endpoint.url('images_generate', call.model), call.endpoint.authHeaders(), body, {
+    timeoutMs: call.endpoint.timeoutMs,
+    maxBytes: Math.ceil((call.download.maxBytes * 4) / 3) + envelopeBytes,
+    signal: call.signal,
+    what: `provider "${call.endpoint.id}"`,
+  });
 }

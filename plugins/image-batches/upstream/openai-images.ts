@@ -1,7 +1,7 @@
 // OpenAI-type image generation: POST {baseUrl}/images/generations with {model, prompt, size, n: 1}.
 // GPT image models always answer base64; dall-e models are asked for `b64_json` so no URL has to be fetched,
 // and when a URL comes back anyway (compatible servers) it is downloaded at once. protocols.md §6.1.
-import { downloadImage, failureForStatus, postJson, sniffImageType, upstreamMessage } from './http.ts';
+import { downloadImage, failureForStatus, postImageRequest, sniffImageType, upstreamMessage } from './http.ts';
 import { UpstreamFailure } from './types.ts';
 import type { GeneratedImage, ImageAdapter, ImageCall } from './types.ts';
 
@@ -49,12 +49,7 @@ async function imageFrom(body: unknown, call: ImageCall): Promise<GeneratedImage
 
 export const generateOpenAIImage: ImageAdapter = async (call) => {
   const what = `provider "${call.endpoint.id}"`;
-  const reply = await postJson(call.endpoint.url('images_generate', call.model), call.endpoint.authHeaders(), openaiImageBody(call), {
-    timeoutMs: call.endpoint.timeoutMs,
-    maxBytes: Math.ceil((call.download.maxBytes * 4) / 3) + ENVELOPE_BYTES,
-    signal: call.signal,
-    what,
-  });
+  const reply = await postImageRequest(call, openaiImageBody(call), ENVELOPE_BYTES);
   if (reply.status >= 200 && reply.status < 300) return imageFrom(reply.body, call);
   if (isPolicyRefusal(reply.status, reply.body)) {
     throw new UpstreamFailure('policy', 'content_policy_violation', upstreamMessage(reply.body) ?? `${what} refused the prompt under its content policy`);
